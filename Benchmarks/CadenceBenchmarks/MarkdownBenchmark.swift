@@ -1,0 +1,122 @@
+import CadenceMarkdown
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The incremental markdown parser on a ≥ 150 KB answer: one full parse, streaming in 4-character
+/// chunks (with and without a tail snapshot per chunk), re-parsing everything per chunk (sampled),
+/// and the `cmark-gfm` process on the same input.
+enum MarkdownBenchmark {
+    static let chunkSize = 4
+    static let minimumBytes = 150_000
+    static let cases = ["parse", "stream", "reparse", "cmark"]
+
+    static func run(cases requested: [String]) {
+        if let unknown = requested.first(where: { !cases.contains($0) }) {
+            print("unknown markdown case \(unknown); known: \(cases.joined(separator: ", "))")
+            return
+        }
+        let text = MarkdownAnswerGenerator.answer(minimumBytes: minimumBytes)
+        let bytes = Double(text.utf8.count)
+        let chunks = MarkdownAnswerGenerator.chunks(text, size: chunkSize)
+        let wants = { (name: String) in requested.isEmpty || requested.contains(name) }
+        print(
+            "Markdown, \(Int(bytes)) bytes, \(chunks.count) chunks of \(chunkSize) characters, best of \(Stopwatch().repetitions) runs"
+        )
+
+        // Streaming is measured in the default mode (citations on), as answers are shown.
+        let full = Stopwatch().best { MarkdownParser().parse(text).blocks.count }
+        let strict = Stopwatch().best { MarkdownParser(options: .gfm).parse(text).blocks.count }
+        let megabytes = bytes / 1_000_000
+        print(
+            "full parse                       " + padded(formatted(full.seconds * 1000, decimals: 2), 9) + " ms  "
+                + padded(formatted(megabytes / full.seconds, decimals: 1), 7) + " MB/s")
+        print(
+            "full parse, strict (gfm)         " + padded(formatted(strict.seconds * 1000, decimals: 2), 9) + " ms  "
+                + padded(formatted(megabytes / strict.seconds, decimals: 1), 7) + " MB/s")
+        if wants("stream") {
+            let appendOnly = Stopwatch(repetitions: 3).best { () -> Int in
+                var document = MarkdownDocument()
+                for chunk in chunks { document.append(chunk) }
+                return document.finish().blocks.count
+            }
+            print(
+                "stream, append only              " + padded(formatted(appendOnly.seconds * 1000, decimals: 2), 9)
+                    + " ms  " + padded(formatted(appendOnly.seconds / full.seconds, decimals: 2), 7)
+                    + " × full parse (goal ≤ 3×)")
+            let withTail = Stopwatch(repetitions: 1).best { () -> Int in
+                var document = MarkdownDocument()
+                var blocks = 0
+                for chunk in chunks {
+                    document.append(chunk)
+                    blocks &+= document.tail.count
+                }
+                return blocks &+ document.finish().blocks.count
+            }
+            print(
+                "stream, tail snapshot per chunk  " + padded(formatted(withTail.seconds * 1000, decimals: 2), 9)
+                    + " ms  " + padded(formatted(withTail.seconds / full.seconds, decimals: 2), 7) + " × full parse ("
+                    + formatted(withTail.seconds / Double(chunks.count) * 1e6, decimals: 1) + " µs per chunk)")
+            if wants("reparse") {
+                // Re-parsing the whole prefix after every chunk is quadratic: time every 100th prefix, scale by 100.
+                let step = 100
+                let clock = ContinuousClock()
+                var prefix = ""
+                var sampled = Duration.zero
+                for (index, chunk) in chunks.enumerated() {
+                    prefix += chunk
+                    if index % step == 0 {
+                        let start = clock.now
+                        _ = MarkdownParser().parse(prefix).blocks.count
+                        sampled += clock.now - start
+                    }
+                }
+                let estimate = sampled.seconds * Double(step)
+                print(
+                    "re-parse per chunk (estimated)   " + padded(formatted(estimate * 1000, decimals: 0), 9) + " ms  "
+                        + padded(formatted(estimate / full.seconds, decimals: 0), 7) + " × full parse; streaming is "
+                        + formatted(estimate / appendOnly.seconds, decimals: 0) + "× faster")
+            }
+        }
+        if wants("cmark") { compareWithCMark(text) }
+    }
+
+    /// Times the `cmark-gfm` process against our parse + HTML render, in-process, on the answer
+    /// repeated 20 times (about 3 MB) so that process start-up is amortized.
+    static func compareWithCMark(_ answer: String) {
+        guard access("/usr/bin/cmark-gfm", X_OK) == 0 else {
+            print("cmark-gfm: not installed (apt-get install cmark-gfm)")
+            return
+        }
+        let text = String(repeating: answer, count: 20)
+        let path = "/tmp/cadence-markdown-benchmark.md"
+        guard write(text, to: path) else {
+            print("cmark-gfm: cannot write \(path)")
+            return
+        }
+        let megabytes = Double(text.utf8.count) / 1_000_000
+        let stopwatch = Stopwatch(repetitions: 5)
+        let command = "/usr/bin/cmark-gfm -e table -e strikethrough -e autolink -e tagfilter -e tasklist"
+        let cmark = stopwatch.best { system("\(command) < \(path) > /dev/null") }
+        let ours = stopwatch.best { HTMLRenderer().render(MarkdownParser(options: .gfm).parse(text)).utf8.count }
+        print(
+            "cmark-gfm process, " + formatted(megabytes, decimals: 1) + " MB      "
+                + padded(formatted(cmark.seconds * 1000, decimals: 1), 9)
+                + " ms  " + padded(formatted(megabytes / cmark.seconds, decimals: 1), 7) + " MB/s parse+render")
+        print(
+            "ours, strict parse+render        " + padded(formatted(ours.seconds * 1000, decimals: 1), 9) + " ms  "
+                + padded(formatted(megabytes / ours.seconds, decimals: 1), 7) + " MB/s → "
+                + formatted(cmark.seconds / ours.seconds, decimals: 2) + "× cmark-gfm (goal ≥ 0.5×)")
+    }
+
+    static func write(_ text: String, to path: String) -> Bool {
+        guard let file = fopen(path, "w") else { return false }
+        defer { fclose(file) }
+        return fputs(text, file) >= 0
+    }
+}

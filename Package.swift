@@ -1,0 +1,101 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Modules point one way, by dependency weight:
+//   CadenceCore, CadencePacing, CadenceMarkdown   pure logic, no I/O, no dependencies
+//   CadenceEngine                                  answer engines (corpus retrieval)   → Core
+//   CadenceClient                                  AsyncHTTPClient transports          → Core
+//   CadenceServer                                  Hummingbird reference server        → Core, Engine
+//   cadence                                        the command                          → everything
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Cadence",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "CadenceCore", targets: ["CadenceCore"]),
+        .library(name: "CadencePacing", targets: ["CadencePacing"]),
+        .library(name: "CadenceMarkdown", targets: ["CadenceMarkdown"]),
+        .library(name: "CadenceClient", targets: ["CadenceClient"]),
+        .library(name: "CadenceServer", targets: ["CadenceServer"]),
+        .library(name: "CadenceTesting", targets: ["CadenceTesting"]),
+        .executable(name: "cadence", targets: ["cadence"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(name: "CadenceCore", swiftSettings: strict),
+        .target(name: "CadencePacing", swiftSettings: strict),
+        .target(name: "CadenceMarkdown", swiftSettings: strict),
+        .target(
+            name: "CadenceEngine",
+            dependencies: ["CadenceCore"],
+            resources: [.copy("Corpus")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CadenceClient",
+            dependencies: [
+                "CadenceCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CadenceServer",
+            dependencies: [
+                "CadenceCore",
+                "CadenceEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CadenceTesting",
+            dependencies: [
+                "CadenceCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cadence",
+            dependencies: [
+                "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["Commands/RenderCommand.swift"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CadenceBenchmarks",
+            dependencies: ["CadenceCore", "CadenceMarkdown"],
+            path: "Benchmarks/CadenceBenchmarks",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"], swiftSettings: strict),
+        .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"], swiftSettings: strict),
+        .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),
+        .testTarget(name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown"], swiftSettings: strict),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting"],
+            swiftSettings: strict
+        ),
+    ]
+)

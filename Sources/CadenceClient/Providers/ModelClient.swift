@@ -1,0 +1,94 @@
+public import AsyncHTTPClient
+public import CadenceCore
+import NIOCore
+
+/// Streams a chat answer from a model provider as normalized ``ModelEvent``s.
+///
+/// ```swift
+/// let client = ModelClient(provider: ModelProvider(kind: .anthropic, model: "claude-sonnet-4-5",
+///                                                  apiKey: ProcessInfo.processInfo.environment["ANTHROPIC_API_KEY"]))
+/// for try await event in client.stream([ChatTurn(role: "user", content: "Hello")]) {
+///     if case .text(let delta, 0) = event { print(delta, terminator: "") }
+/// }
+/// ```
+///
+/// An HTTP error status before the stream throws ``CadenceClientError`` with the provider's message,
+/// `retryable` from the status and any `retry-after`. Errors inside a 200 stream arrive as
+/// ``ModelEvent/error(_:)`` events; a stream cut before its terminator ends with `finish(.truncated)`.
+public struct ModelClient: Sendable {
+    public var provider: ModelProvider
+    public var httpClient: HTTPClient
+    public var connectTimeout: Duration
+    public var limits: SSELimits
+
+    public init(
+        provider: ModelProvider, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(60),
+        limits: SSELimits = .default
+    ) {
+        self.provider = provider
+        self.httpClient = httpClient
+        self.connectTimeout = connectTimeout
+        self.limits = limits
+    }
+
+    /// Sends the conversation (oldest turn first, the question last) and streams the answer.
+    public func stream(_ turns: [ChatTurn]) -> ModelEventStream {
+        ModelEventStream(
+            request: StreamingRequest(
+                httpClient: httpClient, request: provider.streamingRequest(for: turns),
+                timeout: TimeAmount(connectTimeout)),
+            decoder: ModelStreamDecoder(dialect: provider.kind.dialect, limits: limits))
+    }
+}
+
+/// The normalized events of one model answer, decoded as the body arrives.
+public struct ModelEventStream: AsyncSequence, Sendable {
+    public typealias Element = ModelEvent
+
+    let request: StreamingRequest
+    let decoder: ModelStreamDecoder
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(reader: HTTPBodyReader(request), decoder: decoder)
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var reader: HTTPBodyReader
+        var decoder: ModelStreamDecoder
+        var pending: [ModelEvent] = []
+        var pendingIndex = 0
+        var finished = false
+
+        public mutating func next() async throws -> ModelEvent? {
+            while true {
+                if pendingIndex < pending.count {
+                    defer { pendingIndex += 1 }
+                    return pending[pendingIndex]
+                }
+                pendingIndex = 0
+                if finished { return nil }
+                let chunk: ByteBuffer?
+                do {
+                    chunk = try await reader.next()
+                } catch let error as CadenceClientError where error.code == .transport {
+                    // A broken connection mid-stream: keep what arrived and end as truncated.
+                    finished = true
+                    pending = (try? decoder.finish()) ?? []
+                    pending.append(.error(ModelError(code: "connection_lost", message: error.message, retryable: true)))
+                    continue
+                }
+                do {
+                    if let chunk {
+                        pending = try chunk.withUnsafeReadableBytes { try decoder.feed($0) }
+                    } else {
+                        finished = true
+                        pending = try decoder.finish()
+                    }
+                } catch let error as ModelStreamError {
+                    finished = true
+                    throw CadenceClientError(.malformedStream, message: error.description, underlying: error)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+public import AsyncHTTPClient
+public import CadenceCore
+import Foundation
+import NIOCore
+
+/// Streams answers from a Cadence research server over SSE.
+///
+/// ```swift
+/// let client = ResearchClient(baseURL: "http://127.0.0.1:8080")
+/// for try await event in client.answer(AnswerRequest(query: "How does resume work?")) {
+///     if case .token(let text) = event.kind { print(text, terminator: "") }
+/// }
+/// ```
+///
+/// Cancelling the task that iterates the stream closes the connection.
+public struct ResearchClient: Sendable {
+    public var baseURL: String
+    public var httpClient: HTTPClient
+    /// How long to wait for the response head.
+    public var connectTimeout: Duration
+    public var limits: SSELimits
+
+    public init(
+        baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
+        limits: SSELimits = .default
+    ) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.httpClient = httpClient
+        self.connectTimeout = connectTimeout
+        self.limits = limits
+    }
+
+    /// Asks a question; the events arrive as the server writes them.
+    public func answer(_ request: AnswerRequest) -> ResearchEventStream {
+        var httpRequest = HTTPClientRequest(url: baseURL + "/v1/answers")
+        httpRequest.method = .POST
+        httpRequest.headers.add(name: "Content-Type", value: "application/json")
+        httpRequest.headers.add(name: "Accept", value: "text/event-stream")
+        httpRequest.body = .bytes(ByteBuffer(string: Self.body(for: request)))
+        return ResearchEventStream(
+            request: StreamingRequest(httpClient: httpClient, request: httpRequest, timeout: TimeAmount(connectTimeout)),
+            limits: limits)
+    }
+
+    static func body(for request: AnswerRequest) -> String {
+        let history: [JSONValue] = request.history.map { ["role": .string($0.role), "content": .string($0.content)] }
+        return JSONValue.object(["query": .string(request.query), "history": .array(history)]).jsonText
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

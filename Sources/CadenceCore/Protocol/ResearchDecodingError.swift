@@ -1,0 +1,29 @@
+/// A research event could not be decoded. The message names the event and what was wrong.
+///
+/// ```swift
+/// do { _ = try ResearchEventDecoder().decode(sseEvent) }
+/// catch { print(error) }  // "cannot decode research event 'token': "content" must be a string; it is missing"
+/// ```
+public struct ResearchDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        case invalidJSON
+        case notAnObject
+        case missingMember
+        case wrongType
+    }
+
+    public var code: Code
+    /// The event's `type`, when it could be read.
+    public var eventType: String?
+    public var detail: String
+
+    public init(_ code: Code, eventType: String?, detail: String) {
+        self.code = code
+        self.eventType = eventType
+        self.detail = detail
+    }
+
+    public var description: String {
+        "cannot decode research event\(eventType.map { " '\($0)'" } ?? ""): \(detail)"
+    }
+}

@@ -1,0 +1,35 @@
+/// A corpus could not be loaded. The message names the path and says what to do.
+///
+/// ```swift
+/// do { _ = try Corpus(directory: URL(fileURLWithPath: "/no/such/folder")) }
+/// catch let error as CorpusError { print(error) }
+/// // "cannot load a corpus from /no/such/folder: no such folder"
+/// ```
+public struct CorpusError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// Nothing exists at the path.
+        case notFound
+        /// The path is a file, not a folder.
+        case notADirectory
+        /// The folder or one of its files could not be read.
+        case unreadable
+        /// The folder holds no `.md`, `.markdown` or `.txt` file with any text.
+        case empty
+        /// The corpus that ships with Cadence is missing from the bundle.
+        case missingBundle
+    }
+
+    public var code: Code
+    /// The path the error is about.
+    public var path: String
+    /// What went wrong, for people.
+    public var message: String
+
+    public init(_ code: Code, path: String, message: String) {
+        self.code = code
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "cannot load a corpus from \(path): \(message)" }
+}

@@ -1,0 +1,195 @@
+/// Renders a markdown tree for a terminal of a given width: wrapped paragraphs (wide characters
+/// count two columns), styled headings and emphasis, code blocks with a gutter, lists, quotes,
+/// tables fitted to the width, and citations as superscript markers.
+///
+/// Colour is an option, not read from the environment: pass `colors: false` when `NO_COLOR` is set
+/// or the output is not a terminal.
+///
+/// ```swift
+/// let text = ANSIRenderer(width: 72, colors: false).render(MarkdownParser().parse("# Hi\n\nSee [1]."))
+/// ```
+public struct ANSIRenderer: Sendable {
+    public var width: Int
+    public var colors: Bool
+
+    public init(width: Int = 80, colors: Bool = true) {
+        self.width = max(width, 20)
+        self.colors = colors
+    }
+
+    public func render(_ tree: MarkdownTree) -> String { render(tree.blocks) }
+
+    public func render(_ blocks: [Block]) -> String {
+        lines(blocks, width: width, depth: 0).map { $0 + "\n" }.joined()
+    }
+
+    /// Blocks as lines, separated by blank lines.
+    func lines(_ blocks: [Block], width: Int, depth: Int, tight: Bool = false) -> [String] {
+        var out: [String] = []
+        for (index, block) in blocks.enumerated() {
+            if index > 0 && !tight { out.append("") }
+            out += lines(block, width: width, depth: depth)
+        }
+        return out
+    }
+
+    func lines(_ block: Block, width: Int, depth: Int) -> [String] {
+        let width = max(width, 1)  // deep nesting can leave less than nothing
+        switch block {
+        case .paragraph(let inlines):
+            return wrapped(spans(inlines, .init()), width: width)
+        case .heading(let level, let inlines):
+            let marker = TerminalSpan(text: String(repeating: "#", count: level) + " ", style: [.heading, .dim])
+            var result = wrapped([marker] + spans(inlines, .heading), width: width)
+            if level <= 2 {
+                let rule = level == 1 ? "═" : "─"
+                let w = min(width, result.map { TerminalText.width(of: strip($0)) }.max() ?? 0)
+                result.append(style(String(repeating: rule, count: w), [.heading, .dim]))
+            }
+            return result
+        case .thematicBreak:
+            return [style(String(repeating: "─", count: width), .dim)]
+        case .blockQuote(let children):
+            let bar = style("│ ", .dim)
+            return lines(children, width: width - 2, depth: depth).map { bar + $0 }
+        case .list(let list):
+            return self.list(list, width: width, depth: depth)
+        case .codeBlock(let code):
+            return self.code(code, width: width)
+        case .htmlBlock(let html):
+            return html.split(separator: "\n", omittingEmptySubsequences: false).map { style(String($0), .dim) }
+        case .table(let table):
+            return self.table(table, width: width)
+        }
+    }
+
+    func list(_ list: MarkdownList, width: Int, depth: Int) -> [String] {
+        var out: [String] = []
+        let markers: [String]
+        switch list.kind {
+        case .bullet:
+            let bullet = ["•", "◦", "▪"][depth % 3]
+            markers = list.items.map { _ in bullet }
+        case .ordered(let start, let delimiter):
+            markers = list.items.indices.map { "\(start + $0)\(delimiter)" }
+        }
+        let markerWidth = (markers.map { TerminalText.width(of: $0) }.max() ?? 1) + 1
+        for (index, item) in list.items.enumerated() {
+            if index > 0 && !list.isTight { out.append("") }
+            var marker = markers[index]
+            marker = String(repeating: " ", count: markerWidth - 1 - TerminalText.width(of: marker)) + marker + " "
+            let boxWidth = item.checkbox == nil ? 0 : 2
+            var body = lines(item.blocks, width: width - markerWidth - boxWidth, depth: depth + 1, tight: list.isTight)
+            if let checked = item.checkbox {
+                let box = checked ? style("☑ ", .accent) : style("☐ ", .dim)
+                body = body.isEmpty ? [box] : [box + body[0]] + body.dropFirst()
+            }
+            if body.isEmpty { body = [""] }
+            out.append(style(marker, .accent) + body[0])
+            let indent = String(repeating: " ", count: markerWidth + boxWidth)
+            out += body.dropFirst().map { $0.isEmpty ? "" : indent + $0 }
+        }
+        return out
+    }
+
+    func code(_ code: CodeBlock, width: Int) -> [String] {
+        var out: [String] = []
+        let title = code.language.map { "╭─ " + $0 } ?? "╭─"
+        out.append(style(title, .dim))
+        var text = code.code
+        if text.hasSuffix("\n") { text.removeLast() }
+        let gutter = style("│ ", .dim)
+        let continuation = style("┆ ", .dim)
+        if !text.isEmpty || code.isOpen {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let expanded = String(line).replacingTabs()
+                for (k, piece) in TerminalText.hardWrap(expanded, width: width - 2).enumerated() {
+                    out.append((k == 0 ? gutter : continuation) + style(piece, .code))
+                }
+            }
+        }
+        out.append(style(code.isOpen ? "╰─ …" : "╰─", .dim))
+        return out
+    }
+
+    // MARK: Inline
+
+    func spans(_ inlines: [Inline], _ base: TerminalStyle) -> [TerminalSpan] {
+        var out: [TerminalSpan] = []
+        for inline in inlines {
+            switch inline {
+            case .text(let s): out.append(TerminalSpan(text: s, style: base))
+            case .softBreak: out.append(TerminalSpan(text: " ", style: base))
+            case .lineBreak: out.append(TerminalSpan(text: "\n", style: base))
+            case .code(let s): out.append(TerminalSpan(text: s, style: base.union(.code)))
+            case .html(let s): out.append(TerminalSpan(text: s, style: base.union(.dim)))
+            case .emphasis(let c): out += spans(c, base.union(.italic))
+            case .strong(let c): out += spans(c, base.union(.bold))
+            case .strikethrough(let c): out += spans(c, base.union(.strikethrough))
+            case .link(let destination, _, let c):
+                let text = spans(c, base.union(.link))
+                out += text
+                if let destination, !destination.isEmpty,
+                    text.map(\.text).joined() != destination, !destination.hasPrefix("mailto:")
+                {
+                    out.append(TerminalSpan(text: " (" + destination + ")", style: base.union(.dim)))
+                }
+            case .image(let source, _, let c):
+                out.append(
+                    TerminalSpan(text: "[image: " + Inline.plainText(c) + "] " + source, style: base.union(.dim)))
+            case .citation(let numbers):
+                // The marker hugs the word before it: "production¹".
+                if let last = out.last, last.text.hasSuffix(" ") {
+                    out[out.count - 1].text.removeLast()
+                }
+                let marker = numbers.map(TerminalText.superscript).joined(separator: "˒")
+                out.append(TerminalSpan(text: marker, style: base.union(.citation)))
+            }
+        }
+        return out
+    }
+
+    func wrapped(_ spans: [TerminalSpan], width: Int) -> [String] {
+        TerminalText.wrap(spans, width: width).map { TerminalText.render($0, colors: colors) }
+    }
+
+    func style(_ text: String, _ style: TerminalStyle) -> String {
+        TerminalText.render([TerminalSpan(text: text, style: style)], colors: colors)
+    }
+
+    /// Text without escape codes.
+    func strip(_ line: String) -> String {
+        var out = ""
+        var inEscape = false
+        for character in line {
+            if character == "\u{1B}" {
+                inEscape = true
+            } else if inEscape {
+                if character == "m" { inEscape = false }
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// Tabs expanded to 4-column stops.
+    func replacingTabs() -> String {
+        guard contains("\t") else { return self }
+        var out = ""
+        var column = 0
+        for character in self {
+            if character == "\t" {
+                let n = 4 - column % 4
+                out += String(repeating: " ", count: n)
+                column += n
+            } else {
+                out.append(character)
+                column += TerminalText.width(of: character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,104 @@
+/// A mutable block under construction in `BlockParser`. Closed nodes are never mutated again,
+/// so a parser snapshot shares them and clones only the open chain.
+final class BlockNode {
+    enum Kind { case document, blockQuote, list, item, paragraph, heading, thematicBreak, codeBlock, htmlBlock, table }
+
+    struct ListData: Equatable {
+        var isOrdered = false
+        var bulletChar: UInt8 = 0
+        var start = 1
+        var delimiter: UInt8 = 0
+        var padding = 0
+        var markerOffset = 0
+
+        func matches(_ other: ListData) -> Bool {
+            isOrdered == other.isOrdered && bulletChar == other.bulletChar && delimiter == other.delimiter
+        }
+    }
+
+    struct TableData {
+        var alignments: [Table.Alignment] = []
+        var header: [[UInt8]] = []
+        var rows: [[[UInt8]]] = []
+    }
+
+    var kind: Kind
+    var children: [BlockNode] = []
+    var isOpen = true
+    var lastLineBlank = false
+    var startLine: Int
+    var endLine = 0
+    /// Raw text of paragraphs, headings, code and HTML blocks, lines joined with `\n`.
+    var content: [UInt8] = []
+    var level = 0
+    var listData = ListData()
+    var isTight = true
+    var isFenced = false
+    var fenceChar: UInt8 = 0
+    var fenceLength = 0
+    var fenceOffset = 0
+    var closedByFence = false
+    var info: [UInt8] = []
+    var htmlType = 0
+    var table = TableData()
+    var checkbox: Bool?
+    /// The materialized value of a closed node, and the reference labels it looked up in vain.
+    var cachedValue: Block?
+    var cachedMisses: [String] = []
+    /// A copy made for a tail snapshot: still open in the live parser, so never cached.
+    var isSnapshotCopy = false
+    /// For a snapshot copy, the live node it copies.
+    weak var original: BlockNode?
+    /// For an open paragraph: the inlines of a prefix of its text that more text cannot change.
+    var stablePrefix: StablePrefix?
+
+    struct StablePrefix {
+        var bytes: [UInt8]
+        var inlines: [Inline]
+        var referenceCount: Int
+    }
+
+    init(_ kind: Kind, startLine: Int) {
+        self.kind = kind
+        self.startLine = startLine
+    }
+
+    /// A copy of this node whose open descendants are copied too; closed ones are shared.
+    func cloneOpenChain(asSnapshot: Bool) -> BlockNode {
+        let copy = BlockNode(kind, startLine: startLine)
+        copy.children = children
+        copy.isOpen = isOpen
+        copy.lastLineBlank = lastLineBlank
+        copy.endLine = endLine
+        copy.content = content
+        copy.level = level
+        copy.listData = listData
+        copy.isTight = isTight
+        copy.isFenced = isFenced
+        copy.fenceChar = fenceChar
+        copy.fenceLength = fenceLength
+        copy.fenceOffset = fenceOffset
+        copy.closedByFence = closedByFence
+        copy.info = info
+        copy.htmlType = htmlType
+        copy.table = table
+        copy.checkbox = checkbox
+        copy.isSnapshotCopy = asSnapshot || isSnapshotCopy
+        copy.original = asSnapshot ? self : nil
+        copy.stablePrefix = stablePrefix
+        if let last = children.last, last.isOpen {
+            copy.children[copy.children.count - 1] = last.cloneOpenChain(asSnapshot: asSnapshot)
+        }
+        return copy
+    }
+
+    var acceptsLines: Bool { kind == .paragraph || kind == .codeBlock || kind == .htmlBlock || kind == .table }
+
+    func canContain(_ child: Kind) -> Bool {
+        switch kind {
+        case .document, .blockQuote, .item: return child != .item
+        case .list: return child == .item
+        default: return false
+        }
+    }
+}

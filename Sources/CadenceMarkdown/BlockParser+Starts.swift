@@ -1,0 +1,228 @@
+/// Block starts, tried in the spec's order of precedence.
+extension BlockParser {
+    enum StartResult { case none, container, leaf }
+
+    /// Containers nest at most this deep; deeper `>` and list markers are text. This keeps
+    /// recursion over the tree bounded on hostile input.
+    static let maximumDepth = 100
+
+    mutating func tryBlockStarts(_ container: BlockNode) -> StartResult {
+        let c = peek(nextNonspace)
+        let mayNest = stack.count < Self.maximumDepth
+        if !indented {
+            switch c {
+            case UInt8(ascii: ">") where mayNest:
+                advanceNextNonspace()
+                advanceOffset(1, columns: false)
+                if let c = peek(offset), ByteClass.isSpaceOrTab(c) { advanceOffset(1, columns: true) }
+                closeUnmatchedBlocks()
+                addChild(.blockQuote)
+                return .container
+            case UInt8(ascii: "#"):
+                if startATXHeading() { return .leaf }
+            case UInt8(ascii: "`"), UInt8(ascii: "~"):
+                if startFence() { return .leaf }
+            case UInt8(ascii: "<"):
+                let allowType7 = container.kind != .paragraph && !(!allClosed && !blank && tip.kind == .paragraph)
+                if let type = HTMLSyntax.blockStart(line, nextNonspace, allowType7: allowType7) {
+                    closeUnmatchedBlocks()
+                    addChild(.htmlBlock).htmlType = type
+                    return .leaf
+                }
+            default: break
+            }
+            if container.kind == .paragraph, c == UInt8(ascii: "=") || c == UInt8(ascii: "-"),
+                startSetextHeading(container)
+            {
+                return .leaf
+            }
+            if let c, c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_"), isThematicBreak() {
+                closeUnmatchedBlocks()
+                addChild(.thematicBreak)
+                advanceOffset(line.count - offset, columns: false)
+                return .leaf
+            }
+        }
+        if mayNest, !indented || container.kind == .list, let data = parseListMarker(container) {
+            closeUnmatchedBlocks()
+            if tip.kind != .list || !tip.listData.matches(data) { addChild(.list).listData = data }
+            addChild(.item).listData = data
+            return .container
+        }
+        if indented && tip.kind != .paragraph && !blank {
+            advanceOffset(4, columns: true)
+            closeUnmatchedBlocks()
+            addChild(.codeBlock)
+            return .leaf
+        }
+        if options.tables, !indented, container.kind == .paragraph, startTable(container) {
+            return .leaf
+        }
+        return .none
+    }
+
+    private mutating func startATXHeading() -> Bool {
+        var i = nextNonspace
+        while i < line.count && line[i] == UInt8(ascii: "#") { i += 1 }
+        let level = i - nextNonspace
+        guard level <= 6, i == line.count || ByteClass.isSpaceOrTab(line[i]) else { return false }
+        advanceNextNonspace()
+        advanceOffset(level, columns: false)
+        closeUnmatchedBlocks()
+        let heading = addChild(.heading)
+        heading.level = level
+        var text = ByteClass.trimmed(line[offset...])
+        // Strip an optional closing sequence of #s preceded by a space (or the whole content).
+        var end = text.endIndex
+        while end > text.startIndex && text[end - 1] == UInt8(ascii: "#") { end -= 1 }
+        if end == text.startIndex {
+            text = text[end..<end]
+        } else if end < text.endIndex, ByteClass.isSpaceOrTab(text[end - 1]) {
+            text = ByteClass.trimmed(text[text.startIndex..<end])
+        }
+        heading.content = Array(text)
+        advanceOffset(line.count - offset, columns: false)
+        return true
+    }
+
+    private mutating func startFence() -> Bool {
+        let fenceChar = line[nextNonspace]
+        var i = nextNonspace
+        while i < line.count && line[i] == fenceChar { i += 1 }
+        let length = i - nextNonspace
+        guard length >= 3 else { return false }
+        if fenceChar == UInt8(ascii: "`"), line[i...].contains(UInt8(ascii: "`")) { return false }
+        closeUnmatchedBlocks()
+        let code = addChild(.codeBlock)
+        code.isFenced = true
+        code.fenceChar = fenceChar
+        code.fenceLength = length
+        code.fenceOffset = indent
+        advanceNextNonspace()
+        advanceOffset(length, columns: false)
+        return true
+    }
+
+    private mutating func startSetextHeading(_ paragraph: BlockNode) -> Bool {
+        let marker = line[nextNonspace]
+        var i = nextNonspace
+        while i < line.count && line[i] == marker { i += 1 }
+        while i < line.count && ByteClass.isSpaceOrTab(line[i]) { i += 1 }
+        guard i == line.count else { return false }
+        closeUnmatchedBlocks()
+        extractReferenceDefinitions(paragraph)
+        guard !paragraph.content.isEmpty else { return false }
+        let heading = makeNode(.heading, startLine: paragraph.startLine)
+        heading.level = marker == UInt8(ascii: "=") ? 1 : 2
+        heading.content = Array(ByteClass.trimmed(paragraph.content[...]))
+        replaceTip(with: heading)
+        advanceOffset(line.count - offset, columns: false)
+        return true
+    }
+
+    /// Replaces the open tip (a paragraph) with `node`, in its parent and on the stack.
+    mutating func replaceTip(with node: BlockNode) {
+        let parent = stack[stack.count - 2]
+        parent.children[parent.children.count - 1] = node
+        stack[stack.count - 1] = node
+    }
+
+    private func isThematicBreak() -> Bool {
+        let marker = line[nextNonspace]
+        var count = 0
+        for c in line[nextNonspace...] {
+            if c == marker {
+                count += 1
+            } else if !ByteClass.isSpaceOrTab(c) {
+                return false
+            }
+        }
+        return count >= 3
+    }
+
+    private mutating func parseListMarker(_ container: BlockNode) -> BlockNode.ListData? {
+        guard indent < 4, nextNonspace < line.count else { return nil }
+        var data = BlockNode.ListData()
+        data.markerOffset = indent
+        let c = line[nextNonspace]
+        var markerLength: Int
+        if c == UInt8(ascii: "*") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
+            data.bulletChar = c
+            markerLength = 1
+        } else if ByteClass.isDigit(c) {
+            var i = nextNonspace
+            var start = 0
+            while i < line.count, ByteClass.isDigit(line[i]), i - nextNonspace < 9 {
+                start = start * 10 + Int(line[i] - 0x30)
+                i += 1
+            }
+            guard i < line.count, line[i] == UInt8(ascii: ".") || line[i] == UInt8(ascii: ")") else { return nil }
+            guard container.kind != .paragraph || start == 1 else { return nil }
+            data.isOrdered = true
+            data.start = start
+            data.delimiter = line[i]
+            markerLength = i + 1 - nextNonspace
+        } else {
+            return nil
+        }
+        let after = nextNonspace + markerLength
+        guard after == line.count || ByteClass.isSpaceOrTab(line[after]) else { return nil }
+        if container.kind == .paragraph, ByteClass.isBlank(line[after...]) { return nil }
+        advanceNextNonspace()
+        advanceOffset(markerLength, columns: true)
+        let spacesStartColumn = column
+        let spacesStartOffset = offset
+        repeat {
+            advanceOffset(1, columns: true)
+        } while column - spacesStartColumn < 5 && peek(offset).map(ByteClass.isSpaceOrTab) == true
+        let blankItem = offset >= line.count
+        let spacesAfterMarker = column - spacesStartColumn
+        if spacesAfterMarker >= 5 || spacesAfterMarker < 1 || blankItem {
+            data.padding = markerLength + 1
+            column = spacesStartColumn
+            offset = spacesStartOffset
+            if let c = peek(offset), ByteClass.isSpaceOrTab(c) { advanceOffset(1, columns: true) }
+        } else {
+            data.padding = markerLength + spacesAfterMarker
+        }
+        return data
+    }
+
+    /// Turns the paragraph's last line into a table header when this line is a matching delimiter row.
+    private mutating func startTable(_ paragraph: BlockNode) -> Bool {
+        guard let alignments = TableSyntax.delimiterRow(line[nextNonspace...]) else { return false }
+        var content = paragraph.content[...]
+        if content.last == 0x0A { content = content.dropLast() }
+        let headerStart = (content.lastIndex(of: 0x0A) ?? (content.startIndex - 1)) + 1
+        let header = TableSyntax.cells(of: content[headerStart...], columns: nil)
+        guard header.count == alignments.count else { return false }
+        closeUnmatchedBlocks()
+        let table = makeNode(.table, startLine: paragraph.startLine)
+        table.table.alignments = alignments
+        table.table.header = header
+        if headerStart > content.startIndex {
+            let before = makeNode(.paragraph, startLine: paragraph.startLine)
+            before.content = Array(paragraph.content[..<headerStart])
+            before.isOpen = false
+            before.endLine = lineNumber - 2
+            extractReferenceDefinitions(before)
+            table.startLine = lineNumber - 1
+            if !before.content.isEmpty {
+                if !before.isSnapshotCopy { justClosed.append(before) }
+                insertClosedBeforeTip(before)
+            }
+        }
+        replaceTip(with: table)
+        advanceOffset(line.count - offset, columns: false)
+        return true
+    }
+
+    private mutating func insertClosedBeforeTip(_ node: BlockNode) {
+        let parent = stack[stack.count - 2]
+        if parent.kind == .document {
+            closed.append(node)
+        } else {
+            parent.children.insert(node, at: parent.children.count - 1)
+        }
+    }
+}

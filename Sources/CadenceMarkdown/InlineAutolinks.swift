@@ -1,0 +1,162 @@
+/// The GFM autolink extension: `www.` links, `http(s)://` and `ftp://` URLs, and email addresses in text.
+enum InlineAutolinks {
+    /// Text bytes as inlines, with `www.`, `http(s)://`, `ftp://` and email links made links.
+    static func linkify(_ b: [UInt8]) -> [Inline] {
+        var candidate = false
+        for c in b where c == UInt8(ascii: ":") || c == UInt8(ascii: "@") || c == UInt8(ascii: ".") {
+            candidate = true
+            break
+        }
+        guard candidate else { return [.text(ByteClass.string(b))] }
+        var out: [Inline] = []
+        var flushed = 0
+        var i = 0
+        while i < b.count {
+            var match: (start: Int, end: Int, url: String)?
+            switch b[i] {
+            case UInt8(ascii: "w"): match = www(b, i)
+            case UInt8(ascii: ":"): match = url(b, i, floor: flushed)
+            case UInt8(ascii: "@"): match = email(b, i, floor: flushed)
+            default: break
+            }
+            if let m = match {
+                if m.start > flushed { out.append(.text(ByteClass.string(b[flushed..<m.start]))) }
+                let text = ByteClass.string(b[m.start..<m.end])
+                out.append(.link(destination: TextEscapes.normalizeURL(Array(m.url.utf8)), title: nil, [.text(text)]))
+                flushed = m.end
+                i = m.end
+            } else {
+                i += 1
+            }
+        }
+        if flushed < b.count { out.append(.text(ByteClass.string(b[flushed...]))) }
+        return out
+    }
+
+    private static func isHostByte(_ c: UInt8) -> Bool { c >= 0x80 || ByteClass.isAlphanumeric(c) }
+
+    /// The end of a valid domain starting at `start`, or `nil`; `requireDot` for `www.` links.
+    private static func domainEnd(_ b: [UInt8], _ start: Int, requireDot: Bool) -> Int? {
+        var i = start + 1
+        var dots = 0
+        var underscoresLast = 0
+        var underscoresPrevious = 0
+        while i < b.count - 1 {
+            let c = b[i]
+            if c == UInt8(ascii: "_") {
+                underscoresLast += 1
+            } else if c == UInt8(ascii: ".") {
+                underscoresPrevious = underscoresLast
+                underscoresLast = 0
+                dots += 1
+            } else if !isHostByte(c) && c != UInt8(ascii: "-") {
+                break
+            }
+            i += 1
+        }
+        if underscoresLast > 0 || underscoresPrevious > 0 { return nil }
+        if requireDot && dots == 0 { return nil }
+        return i
+    }
+
+    private static func extendPath(_ b: [UInt8], _ end: Int) -> Int {
+        var i = end
+        while i < b.count && !ByteClass.isASCIIWhitespace(b[i]) && b[i] != UInt8(ascii: "<") { i += 1 }
+        return i
+    }
+
+    /// Trims trailing punctuation, unbalanced `)` and entity-like `&x;` from a link candidate.
+    private static func trimEnd(_ b: [UInt8], _ start: Int, _ end: Int) -> Int {
+        var end = end
+        var opening = 0
+        var closing = 0
+        for i in start..<end {
+            if b[i] == UInt8(ascii: "<") {
+                end = i
+                break
+            }
+            if b[i] == UInt8(ascii: "(") { opening += 1 } else if b[i] == UInt8(ascii: ")") { closing += 1 }
+        }
+        while end > start {
+            switch b[end - 1] {
+            case UInt8(ascii: ")"):
+                if closing <= opening { return end }
+                closing -= 1
+                end -= 1
+            case UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":"),
+                UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "'"), UInt8(ascii: "\""):
+                end -= 1
+            case UInt8(ascii: ";"):
+                var k = end - 2
+                while k > start && ByteClass.isLetter(b[k]) { k -= 1 }
+                if k < end - 2 && b[k] == UInt8(ascii: "&") { end = k } else { end -= 1 }
+            default:
+                return end
+            }
+        }
+        return end
+    }
+
+    private static func www(_ b: [UInt8], _ i: Int) -> (Int, Int, String)? {
+        guard HTMLSyntax.hasPrefix(b, i, "www.") else { return nil }
+        if i > 0 {
+            let p = b[i - 1]
+            guard
+                ByteClass.isASCIIWhitespace(p) || p == UInt8(ascii: "*") || p == UInt8(ascii: "_")
+                    || p == UInt8(ascii: "~") || p == UInt8(ascii: "(")
+            else { return nil }
+        }
+        guard let domain = domainEnd(b, i, requireDot: true) else { return nil }
+        let end = trimEnd(b, i, extendPath(b, domain))
+        guard end > i else { return nil }
+        return (i, end, "http://" + ByteClass.string(b[i..<end]))
+    }
+
+    private static func url(_ b: [UInt8], _ i: Int, floor: Int) -> (Int, Int, String)? {
+        guard HTMLSyntax.hasPrefix(b, i, "://") else { return nil }
+        var start = i
+        while start > floor && ByteClass.isLetter(b[start - 1]) { start -= 1 }
+        let scheme = ByteClass.string(b[start..<i]).lowercased()
+        guard scheme == "http" || scheme == "https" || scheme == "ftp" else { return nil }
+        guard i + 3 < b.count, let domain = domainEnd(b, i + 3, requireDot: false) else { return nil }
+        let end = trimEnd(b, start, extendPath(b, domain))
+        guard end > i + 3 else { return nil }
+        let text = ByteClass.string(b[start..<end])
+        return (start, end, text)
+    }
+
+    private static func email(_ b: [UInt8], _ i: Int, floor: Int) -> (Int, Int, String)? {
+        var start = i
+        while start > floor {
+            let c = b[start - 1]
+            guard
+                ByteClass.isAlphanumeric(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "+")
+                    || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+            else { break }
+            start -= 1
+        }
+        guard start < i else { return nil }
+        var end = i
+        var ats = 0
+        var dots = 0
+        while end < b.count {
+            let c = b[end]
+            if ByteClass.isAlphanumeric(c) {
+            } else if c == UInt8(ascii: "@") {
+                ats += 1
+            } else if c == UInt8(ascii: "."), end + 1 < b.count, ByteClass.isAlphanumeric(b[end + 1]) {
+                dots += 1
+            } else if c != UInt8(ascii: "-") && c != UInt8(ascii: "_") {
+                break
+            }
+            end += 1
+        }
+        guard end - i >= 2, ats == 1, dots > 0 else { return nil }
+        let last = b[end - 1]
+        guard ByteClass.isLetter(last) || last == UInt8(ascii: ".") else { return nil }
+        end = trimEnd(b, start, end)
+        guard end > i + 1 else { return nil }
+        let text = ByteClass.string(b[start..<end])
+        return (start, end, "mailto:" + text)
+    }
+}

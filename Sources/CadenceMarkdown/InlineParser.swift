@@ -1,0 +1,362 @@
+/// Parses the inline content of one leaf block (CommonMark 0.31.2 §6 and the delimiter algorithm of its appendix),
+/// with the GFM strikethrough and autolink extensions and citations.
+///
+/// Nodes live in an arena linked by index, so emphasis can wrap runs of siblings without copying.
+struct InlineParser {
+    enum Kind {
+        case root, text, softBreak, lineBreak, code, html, emphasis, strong, strikethrough, link, image, citation
+    }
+
+    /// A node: plain data, so the arena is cheap to grow and free. Its text is `subject[start..<end]`
+    /// unless `extra` points at decoded bytes; links and citations keep their data in `extras` too.
+    struct Node {
+        var kind: Kind
+        var start = 0
+        var end = 0
+        var extra = -1
+        var parent = -1
+        var first = -1
+        var last = -1
+        var prev = -1
+        var next = -1
+    }
+
+    struct Extra {
+        var owned: [UInt8]?
+        var destination: String?
+        var title: String?
+        var numbers: [Int] = []
+    }
+
+    struct Delimiter {
+        var cc: UInt8
+        var count: Int
+        var originalCount: Int
+        var node: Int
+        var previous: Int
+        var next = -1
+        var canOpen: Bool
+        var canClose: Bool
+    }
+
+    struct Bracket {
+        var node: Int
+        var previousDelimiter: Int
+        var index: Int
+        var isImage: Bool
+        var isActive = true
+        var bracketAfter = false
+    }
+
+    let options: MarkdownOptions
+    let references: [String: LinkReference]
+    /// Streaming: close what is still open at the end (`**bold` → bold), hold back a half-typed citation.
+    let closesOpenConstructs: Bool
+    var subject: [UInt8] = []
+    var pos = 0
+    var nodes: [Node] = [Node(kind: .root)]
+    var extras: [Extra] = []
+    var delimiters: [Delimiter] = []
+    var lastDelimiter = -1
+    var brackets: [Bracket] = []
+    /// Normalized labels looked up without success: a later definition would change this block.
+    var misses: [String] = []
+    var failedBacktickLengths: Set<Int> = []
+    /// Delimiter runs on the stack that can open.
+    var openers = 0
+    /// Something before `pos` may still change with more text: no later safe point.
+    var safetyBlocked = false
+    /// The last position (after a space) before which the inlines are final, or 0.
+    var safePoint = 0
+    /// Where the last `)` is (streaming only): a link with no `)` after it is still being typed.
+    var lastCloseParen = -1
+
+    init(options: MarkdownOptions, references: [String: LinkReference], closesOpenConstructs: Bool = false) {
+        self.options = options
+        self.references = references
+        self.closesOpenConstructs = closesOpenConstructs
+    }
+
+    /// Parses `content` (trimmed first) into inlines.
+    /// Parses `content` into inlines. Leading whitespace is skipped; trailing whitespace too unless
+    /// `trimsEnd` is false (for a prefix that ends at a safe point).
+    mutating func parse(_ content: ArraySlice<UInt8>, trimsEnd: Bool = true) -> [Inline] {
+        subject = Array(trimsEnd ? ByteClass.trimmed(content) : ByteClass.trimmedStart(content))
+        openers = 0
+        safetyBlocked = false
+        safePoint = 0
+        pos = 0
+        nodes = [Node(kind: .root)]
+        extras = []
+        delimiters = []
+        lastDelimiter = -1
+        brackets = []
+        failedBacktickLengths = []
+        if closesOpenConstructs { lastCloseParen = subject.lastIndex(of: UInt8(ascii: ")")) ?? -1 }
+        while pos < subject.count {
+            if pos > 0, subject[pos - 1] == 0x20, !ByteClass.isASCIIWhitespace(subject[pos]), isSafe { safePoint = pos }
+            if !parseInline() { break }
+        }
+        processEmphasis(stackBottom: -1, keepOpeners: closesOpenConstructs)
+        if closesOpenConstructs { closeOpenDelimiters() }
+        return build(0, linkify: options.autolinks)
+    }
+
+    /// Inlines nest at most this deep; deeper content is flattened to its text, which keeps
+    /// recursion over the tree bounded on hostile input (`*` × 100 000).
+    static let maximumDepth = 100
+
+    /// The children of `parent` as inlines, adjacent text merged; `linkify` applies GFM autolinks to text.
+    func build(_ parent: Int, linkify: Bool, depth: Int = 0) -> [Inline] {
+        if depth >= Self.maximumDepth { return [.text(ByteClass.string(flattenedText(parent)))] }
+        var out: [Inline] = []
+        var pending: [UInt8] = []
+        func flush() {
+            guard !pending.isEmpty else { return }
+            if linkify { out += InlineAutolinks.linkify(pending) } else { out.append(.text(ByteClass.string(pending))) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        var child = nodes[parent].first
+        while child != -1 {
+            let kind = nodes[child].kind
+            switch kind {
+            case .text: pending += text(child)
+            case .root: break
+            default:
+                flush()
+                switch kind {
+                case .softBreak: out.append(.softBreak)
+                case .lineBreak: out.append(.lineBreak)
+                case .code: out.append(.code(ByteClass.string(text(child))))
+                case .html: out.append(.html(ByteClass.string(text(child))))
+                case .emphasis: out.append(.emphasis(build(child, linkify: linkify, depth: depth + 1)))
+                case .strong: out.append(.strong(build(child, linkify: linkify, depth: depth + 1)))
+                case .strikethrough: out.append(.strikethrough(build(child, linkify: linkify, depth: depth + 1)))
+                case .link:
+                    let extra = extras[nodes[child].extra]
+                    out.append(
+                        .link(
+                            destination: extra.destination, title: extra.title,
+                            build(child, linkify: false, depth: depth + 1)))
+                case .image:
+                    let extra = extras[nodes[child].extra]
+                    out.append(
+                        .image(
+                            source: extra.destination ?? "", title: extra.title,
+                            build(child, linkify: false, depth: depth + 1)))
+                case .citation: out.append(.citation(extras[nodes[child].extra].numbers))
+                case .text, .root: break
+                }
+            }
+            child = nodes[child].next
+        }
+        flush()
+        return out
+    }
+
+    // MARK: Scanning
+
+    func peek(_ offset: Int = 0) -> UInt8? { pos + offset < subject.count ? subject[pos + offset] : nil }
+
+    /// Parses one construct at `pos`; returns `false` to stop (a held-back tail).
+    mutating func parseInline() -> Bool {
+        let c = subject[pos]
+        switch c {
+        case 0x0A: parseNewline()
+        case UInt8(ascii: "\\"): parseBackslash()
+        case UInt8(ascii: "`"): parseBackticks()
+        case UInt8(ascii: "*"), UInt8(ascii: "_"): handleDelimiter(c)
+        case UInt8(ascii: "~"):
+            if options.strikethrough { handleDelimiter(c) } else { parseString() }
+        case UInt8(ascii: "["): return parseOpenBracket()
+        case UInt8(ascii: "!"):
+            if peek(1) == UInt8(ascii: "[") {
+                pos += 2
+                addBracket(appendText(pos - 2, pos), index: pos - 1, isImage: true)
+            } else {
+                pos += 1
+                appendText(pos - 1, pos)
+            }
+        case UInt8(ascii: "]"): parseCloseBracket()
+        case UInt8(ascii: "<"): parseAngle()
+        case UInt8(ascii: "&"):
+            if let (decoded, end) = TextEscapes.entity(in: subject, at: pos) {
+                append(.text, decoded)
+                pos = end
+            } else {
+                appendText(pos, pos + 1)
+                pos += 1
+            }
+        default: parseString()
+        }
+        return true
+    }
+
+    static func isSpecial(_ c: UInt8) -> Bool {
+        switch c {
+        case 0x0A, UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: "&"):
+            return true
+        default: return false
+        }
+    }
+
+    mutating func parseString() {
+        let start = pos
+        pos += 1
+        while pos < subject.count && !Self.isSpecial(subject[pos]) { pos += 1 }
+        appendText(start, pos)
+        guard isSafe else { return }
+        var k = pos - 1
+        while k > start && k > safePoint {
+            if subject[k - 1] == 0x20 && !ByteClass.isASCIIWhitespace(subject[k]) {
+                safePoint = k
+                return
+            }
+            k -= 1
+        }
+    }
+
+    /// Nothing before this point can change however the text continues: no opener or bracket is
+    /// waiting, no backtick run or `<` failed for lack of text, no link target was cut off.
+    var isSafe: Bool { openers == 0 && brackets.isEmpty && failedBacktickLengths.isEmpty && !safetyBlocked }
+
+    mutating func parseNewline() {
+        pos += 1
+        let last = nodes[0].last
+        if last != -1, nodes[last].kind == .text, text(last).last == 0x20 {
+            let bytes = text(last)
+            let hard = bytes.count >= 2 && bytes[bytes.endIndex - 2] == 0x20
+            var end = bytes.endIndex
+            while end > bytes.startIndex && bytes[end - 1] == 0x20 { end -= 1 }
+            dropLast(bytes.endIndex - end, of: last)
+            append(hard ? .lineBreak : .softBreak)
+        } else {
+            append(.softBreak)
+        }
+        while pos < subject.count && ByteClass.isSpaceOrTab(subject[pos]) { pos += 1 }
+    }
+
+    mutating func parseBackslash() {
+        pos += 1
+        if let c = peek(), c == 0x0A {
+            pos += 1
+            append(.lineBreak)
+            while pos < subject.count && ByteClass.isSpaceOrTab(subject[pos]) { pos += 1 }
+        } else if let c = peek(), ByteClass.isASCIIPunctuation(c) {
+            appendText(pos, pos + 1)
+            pos += 1
+        } else {
+            appendText(pos - 1, pos)
+        }
+    }
+
+    mutating func parseBackticks() {
+        let start = pos
+        while pos < subject.count && subject[pos] == UInt8(ascii: "`") { pos += 1 }
+        let length = pos - start
+        let afterOpen = pos
+        if !failedBacktickLengths.contains(length) {
+            var i = afterOpen
+            while i < subject.count {
+                if subject[i] != UInt8(ascii: "`") {
+                    i += 1
+                    continue
+                }
+                let runStart = i
+                while i < subject.count && subject[i] == UInt8(ascii: "`") { i += 1 }
+                if i - runStart == length {
+                    append(.code, Self.codeSpanContent(subject[afterOpen..<runStart]))
+                    pos = i
+                    return
+                }
+            }
+            failedBacktickLengths.insert(length)
+        }
+        if closesOpenConstructs && afterOpen < subject.count {
+            append(.code, Self.codeSpanContent(subject[afterOpen...]))
+            pos = subject.count
+            return
+        }
+        appendText(start, afterOpen)
+    }
+
+    static func codeSpanContent(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        var content = raw.map { $0 == 0x0A ? UInt8(0x20) : $0 }
+        if content.count >= 2, content.first == 0x20, content.last == 0x20, content.contains(where: { $0 != 0x20 }) {
+            content.removeFirst()
+            content.removeLast()
+        }
+        return content
+    }
+
+    mutating func parseAngle() {
+        if let (url, end, isEmail) = Self.scanAutolink(subject, pos) {
+            let link = append(.link)
+            setExtra(link, Extra(destination: TextEscapes.normalizeURL(Array(((isEmail ? "mailto:" : "") + url).utf8))))
+            let text = newNode(.text, Array(url.utf8))
+            appendChild(link, text)
+            pos = end
+        } else if let end = HTMLSyntax.scanTag(subject, pos) {
+            appendText(pos, end, kind: .html)
+            pos = end
+        } else {
+            // `<` followed by what could start a tag may still become one.
+            if let next = peek(1), ByteClass.isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!")
+                || next == UInt8(ascii: "?")
+            {
+                safetyBlocked = true
+            }
+            appendText(pos, pos + 1)
+            pos += 1
+        }
+    }
+
+    /// `<scheme:…>` or `<user@host>` at `pos`.
+    static func scanAutolink(_ b: [UInt8], _ pos: Int) -> (url: String, end: Int, isEmail: Bool)? {
+        var i = pos + 1
+        guard i < b.count else { return nil }
+        if ByteClass.isLetter(b[i]) {
+            var j = i + 1
+            while j < b.count, j - i <= 32,
+                ByteClass.isAlphanumeric(b[j]) || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: ".")
+                    || b[j] == UInt8(ascii: "-")
+            {
+                j += 1
+            }
+            if j < b.count, b[j] == UInt8(ascii: ":"), (2...32).contains(j - i) {
+                j += 1
+                while j < b.count, b[j] > 0x20, b[j] != UInt8(ascii: "<"), b[j] != UInt8(ascii: ">") { j += 1 }
+                if j < b.count, b[j] == UInt8(ascii: ">") {
+                    return (ByteClass.string(b[(pos + 1)..<j]), j + 1, false)
+                }
+            }
+        }
+        // Email
+        let localStart = i
+        while i < b.count, ByteClass.isAlphanumeric(b[i]) || Array(".!#$%&'*+/=?^_`{|}~-".utf8).contains(b[i]) {
+            i += 1
+        }
+        guard i > localStart, i < b.count, b[i] == UInt8(ascii: "@") else { return nil }
+        i += 1
+        var labels = 0
+        while true {
+            let labelStart = i
+            while i < b.count, ByteClass.isAlphanumeric(b[i]) || b[i] == UInt8(ascii: "-"), i - labelStart < 63 {
+                i += 1
+            }
+            let length = i - labelStart
+            guard length >= 1, ByteClass.isAlphanumeric(b[labelStart]), ByteClass.isAlphanumeric(b[i - 1]) else {
+                return nil
+            }
+            labels += 1
+            if i < b.count, b[i] == UInt8(ascii: ".") {
+                i += 1
+                continue
+            }
+            break
+        }
+        guard i < b.count, b[i] == UInt8(ascii: ">") else { return nil }
+        return (ByteClass.string(b[(pos + 1)..<i]), i + 1, true)
+    }
+}

@@ -1,0 +1,206 @@
+/// An incremental markdown parser for streamed answers.
+///
+/// `append(_:)` does work proportional to the new text: complete lines go through the block parser
+/// once, and blocks that can no longer change are **committed** — parsed once, immutable, identified
+/// by their index. The open tail (the last, still-growing blocks and the partial line) is rebuilt
+/// on demand by `tail`, closing unfinished constructs virtually: an open fence is code in progress,
+/// `**bold` is bold to the end, a half-typed `[1` citation is held back, a half-typed table row waits
+/// for its newline. `finish()` returns the same tree as a one-shot parse of the whole text.
+///
+/// ```swift
+/// var document = MarkdownDocument()
+/// for chunk in ["# Ti", "tle\n\nSome **bo", "ld** text [1]\n"] {
+///     document.append(chunk)
+///     render(document.committed, document.tail)   // committed blocks never change
+/// }
+/// let tree = document.finish()
+/// ```
+public struct MarkdownDocument: Sendable {
+    public let options: MarkdownOptions
+    private var storage: Storage
+
+    public init(options: MarkdownOptions = .default) {
+        self.options = options
+        storage = Storage(parser: BlockParser(options: options))
+    }
+
+    /// Final blocks, in order; block `i` has identity `BlockID(i)` and never changes.
+    public var committed: [Block] { storage.committed }
+
+    /// The blocks after `committed`: settled blocks that a later link definition could still change,
+    /// then the open tail closed virtually. Their identities continue from `committed.count`.
+    ///
+    /// Reading it re-parses the open tail; an open paragraph is re-parsed only after the prefix that
+    /// more text can no longer change, which is remembered (hence `mutating`).
+    public var tail: [Block] {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage.tail(usesStablePrefixes: true)
+        }
+    }
+
+    /// The tail rebuilt from scratch, without stable prefixes: for tests.
+    func tailWithoutStablePrefixes() -> [Block] { storage.tail(usesStablePrefixes: false) }
+
+    /// The current view: committed blocks followed by the tail.
+    public var tree: MarkdownTree {
+        mutating get { MarkdownTree(blocks: committed + tail) }
+    }
+
+    /// Feeds streamed text; any chunking of the same text gives the same result.
+    public mutating func append(_ text: some StringProtocol) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.append(Array(text.utf8))
+    }
+
+    /// Ends the input and returns the final tree, equal to a one-shot parse of everything appended.
+    public mutating func finish() -> MarkdownTree {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage.finish()
+    }
+}
+
+extension MarkdownDocument {
+    /// Mutable state behind the value type, copied on write.
+    final class Storage: @unchecked Sendable {
+        var parser: BlockParser
+        var pendingLine: [UInt8] = []
+        var afterCarriageReturn = false
+        var committed: [Block] = []
+        /// Closed top-level blocks waiting behind one that a later definition could still change.
+        var settled: [BlockNode] = []
+        /// The values of `settled`, with the references known so far.
+        var settledValues: [Block] = []
+        var finished: MarkdownTree?
+        /// How many link definitions `settledValues` were built with.
+        var settledDefinitionCount = 0
+
+        init(parser: BlockParser) {
+            self.parser = parser
+        }
+
+        func tail(usesStablePrefixes: Bool) -> [Block] {
+            var blocks: [Block] = []
+            var snapshot = parser.copy(asSnapshot: true)
+            if !pendingLine.isEmpty && snapshot.tip.kind != .table {
+                snapshot.incorporate(line: pendingLine)
+            }
+            snapshot.finish()
+            var materializer = BlockMaterializer(
+                options: parser.options, references: snapshot.references, writesCache: false)
+            materializer.usesStablePrefixes = usesStablePrefixes
+            if snapshot.references.count == parser.references.count {
+                blocks = settledValues
+            } else {
+                // The tail defined a link reference: settled blocks may resolve it.
+                for node in settled { blocks += materializer.blocks(node) }
+            }
+            for node in snapshot.closed { blocks += materializer.blocks(node) }
+            return blocks
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(parser: parser.copy(asSnapshot: false))
+            copy.pendingLine = pendingLine
+            copy.afterCarriageReturn = afterCarriageReturn
+            copy.committed = committed
+            copy.settled = settled
+            copy.settledValues = settledValues
+            copy.finished = finished
+            copy.settledDefinitionCount = settledDefinitionCount
+            return copy
+        }
+
+        func append(_ bytes: [UInt8]) {
+            guard finished == nil else { return }
+            var line = pendingLine
+            pendingLine = []
+            var i = 0
+            if afterCarriageReturn, let first = bytes.first {
+                afterCarriageReturn = false
+                if first == 0x0A { i = 1 }
+            }
+            while i < bytes.count {
+                var j = i
+                while j < bytes.count {
+                    let c = bytes[j]
+                    if c == 0x0A || c == 0x0D || c == 0x00 { break }
+                    j += 1
+                }
+                line.append(contentsOf: bytes[i..<j])
+                guard j < bytes.count else { break }
+                i = j + 1
+                switch bytes[j] {
+                case 0x00:
+                    line += [0xEF, 0xBF, 0xBD]  // U+FFFD for NUL
+                    continue
+                case 0x0D:
+                    if i == bytes.count {
+                        afterCarriageReturn = true
+                    } else if bytes[i] == 0x0A {
+                        i += 1
+                    }
+                default:
+                    break
+                }
+                parser.incorporate(line: line)
+                line.removeAll(keepingCapacity: true)
+            }
+            pendingLine = line
+            settleClosedBlocks()
+        }
+
+        /// Materializes newly closed nodes (filling their caches) and commits what is final.
+        private func settleClosedBlocks() {
+            guard !parser.justClosed.isEmpty || !parser.closed.isEmpty else { return }
+            var materializer = BlockMaterializer(
+                options: parser.options, references: parser.references, writesCache: true)
+            for node in parser.justClosed { _ = materializer.blocks(node) }
+            parser.justClosed.removeAll(keepingCapacity: true)
+            let definitionsBefore = settledDefinitionCount
+            settledDefinitionCount = parser.references.count
+            if definitionsBefore != settledDefinitionCount {
+                // New definitions may resolve labels that held blocks back: rebuild those values.
+                settledValues = settled.flatMap { materializer.blocks($0) }
+            }
+            for node in parser.closed {
+                var check = BlockMaterializer(options: parser.options, references: parser.references, writesCache: true)
+                let value = check.blocks(node)
+                if settled.isEmpty && check.misses.isEmpty {
+                    committed += value
+                } else {
+                    settled.append(node)
+                    settledValues += value
+                }
+            }
+            parser.closed.removeAll(keepingCapacity: true)
+            // A held-back block whose labels are now all defined can commit, with those after it.
+            while let first = settled.first {
+                var check = BlockMaterializer(options: parser.options, references: parser.references, writesCache: true)
+                let value = check.blocks(first)
+                guard check.misses.isEmpty else { break }
+                committed += value
+                settled.removeFirst()
+                settledValues.removeFirst(value.count)
+            }
+        }
+
+        func finish() -> MarkdownTree {
+            if let finished { return finished }
+            if !pendingLine.isEmpty {
+                parser.incorporate(line: pendingLine)
+                pendingLine.removeAll()
+            }
+            parser.finish()
+            settleClosedBlocks()
+            var materializer = BlockMaterializer(
+                options: parser.options, references: parser.references, writesCache: true)
+            for node in settled { committed += materializer.blocks(node) }
+            settled.removeAll()
+            settledValues.removeAll()
+            let tree = MarkdownTree(blocks: committed)
+            finished = tree
+            return tree
+        }
+    }
+}

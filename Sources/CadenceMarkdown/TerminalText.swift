@@ -1,0 +1,172 @@
+/// Styled text for the terminal: spans, display widths, wrapping and ANSI escape codes.
+struct TerminalStyle: OptionSet, Hashable {
+    let rawValue: UInt16
+    static let bold = TerminalStyle(rawValue: 1 << 0)
+    static let italic = TerminalStyle(rawValue: 1 << 1)
+    static let underline = TerminalStyle(rawValue: 1 << 2)
+    static let strikethrough = TerminalStyle(rawValue: 1 << 3)
+    static let dim = TerminalStyle(rawValue: 1 << 4)
+    static let code = TerminalStyle(rawValue: 1 << 5)
+    static let link = TerminalStyle(rawValue: 1 << 6)
+    static let heading = TerminalStyle(rawValue: 1 << 7)
+    static let citation = TerminalStyle(rawValue: 1 << 8)
+    static let accent = TerminalStyle(rawValue: 1 << 9)
+
+    /// The SGR parameters for this style.
+    var sgr: String {
+        var codes: [String] = []
+        if contains(.bold) || contains(.heading) { codes.append("1") }
+        if contains(.dim) { codes.append("2") }
+        if contains(.italic) { codes.append("3") }
+        if contains(.underline) || contains(.link) { codes.append("4") }
+        if contains(.strikethrough) { codes.append("9") }
+        if contains(.code) { codes.append("33") }
+        if contains(.link) { codes.append("34") }
+        if contains(.heading) { codes.append("35") }
+        if contains(.citation) || contains(.accent) { codes.append("36") }
+        return codes.joined(separator: ";")
+    }
+}
+
+/// A run of text in one style.
+struct TerminalSpan: Hashable {
+    var text: String
+    var style: TerminalStyle
+}
+
+enum TerminalText {
+    /// Columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
+    static func width(of character: Character) -> Int {
+        var result = 0
+        for scalar in character.unicodeScalars {
+            let w = width(of: scalar)
+            if scalar.value == 0xFE0F { return 2 }
+            if result == 0 { result = w }
+        }
+        return result
+    }
+
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
+        if v < 0x300 { return 1 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x1F680...0x1F6FF, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+
+    static func width(of text: String) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    static func width(of spans: [TerminalSpan]) -> Int {
+        spans.reduce(0) { $0 + width(of: $1.text) }
+    }
+
+    /// Breaks spans into lines of at most `width` columns, at spaces, between wide characters,
+    /// or inside a word longer than a line. `"\n"` in a span forces a break.
+    static func wrap(_ spans: [TerminalSpan], width: Int) -> [[TerminalSpan]] {
+        let width = max(width, 1)
+        var lines: [[TerminalSpan]] = [[]]
+        var lineWidth = 0
+        var pendingSpace: TerminalSpan?
+
+        func append(_ character: Character, _ style: TerminalStyle, to line: inout [TerminalSpan]) {
+            if let last = line.last, last.style == style {
+                line[line.count - 1].text.append(character)
+            } else {
+                line.append(TerminalSpan(text: String(character), style: style))
+            }
+        }
+        func newLine() {
+            lines.append([])
+            lineWidth = 0
+            pendingSpace = nil
+        }
+        // Words: runs of non-space characters, each wide character its own word.
+        var word: [(Character, TerminalStyle)] = []
+        var wordWidth = 0
+        func flushWord() {
+            guard !word.isEmpty else { return }
+            let spaceWidth = pendingSpace == nil ? 0 : 1
+            if lineWidth > 0 && lineWidth + spaceWidth + wordWidth > width { newLine() }
+            if let space = pendingSpace, lineWidth > 0 {
+                append(" ", space.style, to: &lines[lines.count - 1])
+                lineWidth += 1
+            }
+            pendingSpace = nil
+            for (character, style) in word {
+                let w = TerminalText.width(of: character)
+                if lineWidth + w > width && lineWidth > 0 { newLine() }
+                append(character, style, to: &lines[lines.count - 1])
+                lineWidth += w
+            }
+            word.removeAll()
+            wordWidth = 0
+        }
+        for span in spans {
+            for character in span.text {
+                if character == "\n" {
+                    flushWord()
+                    newLine()
+                } else if character == " " {
+                    flushWord()
+                    if lineWidth > 0 { pendingSpace = TerminalSpan(text: " ", style: span.style) }
+                } else {
+                    let w = TerminalText.width(of: character)
+                    if w == 2 { flushWord() }
+                    word.append((character, span.style))
+                    wordWidth += w
+                    if w == 2 { flushWord() }
+                }
+            }
+        }
+        flushWord()
+        return lines
+    }
+
+    /// Cuts text into pieces of at most `width` columns, keeping every space (for code).
+    static func hardWrap(_ text: String, width: Int) -> [String] {
+        var pieces: [String] = [""]
+        var column = 0
+        for character in text {
+            let w = TerminalText.width(of: character)
+            if column + w > max(width, 2) && column > 0 {
+                pieces.append("")
+                column = 0
+            }
+            pieces[pieces.count - 1].append(character)
+            column += w
+        }
+        return pieces
+    }
+
+    /// The spans as text, with escape codes when `colors`.
+    static func render(_ spans: [TerminalSpan], colors: Bool) -> String {
+        var out = ""
+        for span in spans {
+            let sgr = span.style.sgr
+            if colors && !sgr.isEmpty {
+                out += "\u{1B}[\(sgr)m\(span.text)\u{1B}[0m"
+            } else {
+                out += span.text
+            }
+        }
+        return out
+    }
+
+    /// Superscript digits for citation markers: `[12]` → `¹²`.
+    static func superscript(_ number: Int) -> String {
+        let digits: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+        return String(String(number).compactMap { $0.wholeNumberValue.map { digits[$0] } })
+    }
+}

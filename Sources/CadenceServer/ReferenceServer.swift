@@ -1,0 +1,144 @@
+public import CadenceEngine
+import CadenceCore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// Cadence's reference server: the research protocol over HTTP, answered by an ``AnswerEngine``.
+///
+/// ```swift
+/// let server = ReferenceServer(engine: CorpusEngine(corpus: try .bundled()))
+/// let running = try await server.start()
+/// print("listening on http://127.0.0.1:\(running.port)")
+/// // …
+/// await running.shutdown()
+/// ```
+public struct ReferenceServer: Sendable {
+    public var configuration: ServerConfiguration
+    let engine: any AnswerEngine
+    let clock: any Clock<Duration>
+    let logger: Logger
+
+    public init(
+        engine: any AnswerEngine,
+        configuration: ServerConfiguration = ServerConfiguration(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.engine = engine
+        self.configuration = configuration
+        self.clock = clock
+        var logger = Logger(label: "cadence.server")
+        logger.logLevel = ProcessInfo.processInfo.environment["CADENCE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        self.logger = logger
+    }
+
+    /// Starts the server and returns once it accepts connections.
+    ///
+    /// - Parameter handlingSignals: stop gracefully on SIGINT and SIGTERM (for `cadence serve`).
+    public func start(handlingSignals: Bool = false) async throws -> RunningServer {
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let application = Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application],
+                gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
+                logger: logger))
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        for await port in ports {
+            return RunningServer(host: configuration.host, port: port, group: group, task: task)
+        }
+        // The server stopped before it listened: surface why.
+        try await task.value
+        throw ServerStartError(message: "the server stopped before it accepted connections")
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        let responder = AnswerStreamResponder(engine: engine, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
+        let limits = configuration
+        router.get("/healthz") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}\n")))
+        }
+        router.post("/v1/answers") { request, _ -> Response in
+            let answerRequest = try await Self.decodeAnswerRequest(request, limits: limits)
+            return responder.response(for: answerRequest)
+        }
+        return router
+    }
+
+    static func decodeAnswerRequest(_ request: Request, limits: ServerConfiguration) async throws -> AnswerRequest {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limits.maxRequestBytes)
+        } catch {
+            throw APIError.tooLarge("the request body is larger than \(limits.maxRequestBytes) bytes")
+        }
+        let answerRequest: AnswerRequest
+        do {
+            answerRequest = try JSONDecoder().decode(AnswerRequest.self, from: Data(buffer: body))
+        } catch {
+            throw APIError.badRequest(
+                "the body must be JSON {\"query\": string, \"history\": [{\"role\", \"content\"}]}: \(Self.describe(error))")
+        }
+        let query = answerRequest.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        if query.isEmpty { throw APIError.badRequest("the query is empty") }
+        if query.count > limits.maxQueryCharacters {
+            throw APIError.tooLarge("the query has \(query.count) characters; the limit is \(limits.maxQueryCharacters)")
+        }
+        return AnswerRequest(query: query, history: answerRequest.history)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _): "\"\(key.stringValue)\" is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
+        case .dataCorrupted: "it is not valid JSON"
+        default: String(describing: error)
+        }
+    }
+}
+
+/// A server that is accepting connections.
+public struct RunningServer: Sendable {
+    public let host: String
+    public let port: Int
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+
+    /// `http://HOST:PORT`.
+    public var baseURL: String { "http://\(host):\(port)" }
+
+    /// Stops accepting connections, lets open streams finish, and waits for the server to stop.
+    public func shutdown() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+
+    /// Waits until the server stops (for example on SIGINT or SIGTERM).
+    public func wait() async throws {
+        try await task.value
+    }
+}
+
+/// The server could not start.
+public struct ServerStartError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,32 @@
+/// Settings of the reference server.
+///
+/// ```swift
+/// var configuration = ServerConfiguration()
+/// configuration.port = 8080
+/// ```
+public struct ServerConfiguration: Sendable, Hashable {
+    /// The address to bind; loopback by default.
+    public var host: String
+    /// The port to bind; 0 picks a free port.
+    public var port: Int
+    /// How long a stream may stay quiet before the server sends `: keepalive`.
+    public var keepAliveInterval: Duration
+    /// The largest request body accepted, in bytes (larger gets 413).
+    public var maxRequestBytes: Int
+    /// The longest query accepted, in characters (longer gets 413).
+    public var maxQueryCharacters: Int
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        keepAliveInterval: Duration = .seconds(15),
+        maxRequestBytes: Int = 1 << 20,
+        maxQueryCharacters: Int = 4_000
+    ) {
+        self.host = host
+        self.port = port
+        self.keepAliveInterval = keepAliveInterval
+        self.maxRequestBytes = maxRequestBytes
+        self.maxQueryCharacters = maxQueryCharacters
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CadenceClient
+import CadenceCore
+
+/// Streams one model answer to the terminal; the provider counterpart of ``AnswerSession``.
+enum ModelAnswerSession {
+    static func run(client: ModelClient, turns: [ChatTurn], output: TerminalOutput) async throws -> String {
+        var text = ""
+        var reasoningShown = false
+        var failure: String?
+        var finish: FinishReason?
+        do {
+            for try await event in client.stream(turns) {
+                switch event {
+                case .text(let delta, 0):
+                    if reasoningShown, text.isEmpty { output.write("\n\n") }
+                    text += delta
+                    output.write(delta)
+                case .refusal(let delta, 0):
+                    text += delta
+                    output.write(delta)
+                case .reasoning(let delta, 0) where output.styled:
+                    reasoningShown = true
+                    output.write(output.dim(delta))
+                case .finish(let reason, 0):
+                    finish = reason
+                case .error(let error):
+                    failure = error.message
+                default:
+                    break
+                }
+            }
+        } catch let error as CadenceClientError {
+            failure = error.message
+        } catch is CancellationError {
+            failure = "cancelled"
+        }
+        if !text.isEmpty, !text.hasSuffix("\n") { output.line() }
+        if failure == nil, let finish, finish != .stop {
+            switch finish {
+            case .truncated: failure = "the stream ended before the provider finished (\(text.count) characters received)"
+            case .length: TerminalOutput.error("note: the answer was cut at the token limit")
+            case .toolCalls: TerminalOutput.error("note: the model asked to call a tool; cadence does not run tools")
+            default: TerminalOutput.error("note: the answer ended with reason \(finish.name)")
+            }
+        }
+        if let failure {
+            TerminalOutput.error(failure)
+            throw ExitCode.failure
+        }
+        return text
+    }
+}

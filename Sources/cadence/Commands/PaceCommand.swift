@@ -1,0 +1,56 @@
+import ArgumentParser
+import CadencePacing
+
+/// `cadence pace`: replays a recorded arrival trace through the display pacer on a virtual
+/// clock and prints the frame timeline the pacing lab scores.
+///
+/// ```
+/// cadence pace --trace ../shared/pacing/traces-public/bursty.json --hz 120 > frames.json
+/// python3 ../shared/pacing/pacing_lab.py targets --trace …/bursty.json --frames frames.json --hz 120
+/// ```
+struct PaceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pace",
+        abstract: "Replay an arrival trace through the display pacer and print the frame timeline as JSON.",
+        discussion: """
+            The trace and timeline formats are those of the pacing lab (METRICS.md): the trace is \
+            {"name", "arrivals": [[t_ms, "chunk"], ...], "end_ms"}; the output is \
+            {"hz": HZ, "frames": [[t_ms, visible], ...]}, one entry per frame until the whole text is \
+            visible, with visible counted in Unicode scalars.
+            """
+    )
+
+    enum PaceMode: String, ExpressibleByArgument, CaseIterable {
+        case adaptive, char, word, instant
+
+        var pacerMode: DisplayPacer.Mode {
+            switch self {
+            case .adaptive: .adaptive
+            case .char: .character
+            case .word: .word
+            case .instant: .instant
+            }
+        }
+    }
+
+    @Option(help: "Arrival trace JSON file.")
+    var trace: String
+
+    @Option(help: "Display refresh rate in frames per second.")
+    var hz: Double = 60
+
+    @Option(help: "Reveal mode: \(PaceMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var mode: PaceMode = .adaptive
+
+    func validate() throws {
+        guard hz.isFinite, hz > 0, hz <= 1000 else {
+            throw ValidationError("--hz must be a refresh rate between 0 and 1000, got \(hz)")
+        }
+    }
+
+    func run() throws {
+        let recorded = try PacingTrace.load(path: trace)  // PacingError prints as "Error: <message>"
+        let frames = PacingReplay.run(trace: recorded, hz: hz, mode: mode.pacerMode)
+        print(PacingReplay.timelineJSON(frames, hz: hz))
+    }
+}

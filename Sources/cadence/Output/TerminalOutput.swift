@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the command writes, and whether it may use colour and escape codes.
+struct TerminalOutput {
+    /// Escape codes are allowed: stdout is a terminal, `--plain` was not given, and `NO_COLOR` is unset.
+    let styled: Bool
+
+    init(plain: Bool) {
+        let noColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
+        styled = !plain && isatty(STDOUT_FILENO) == 1 && !noColor
+    }
+
+    func write(_ text: String) {
+        Self.write(text, to: STDOUT_FILENO)
+    }
+
+    /// Writes all of `text` to a file descriptor, unbuffered, so streamed text appears at once.
+    static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    func line(_ text: String = "") {
+        write(text + "\n")
+    }
+
+    func dim(_ text: String) -> String { styled ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { styled ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func cyan(_ text: String) -> String { styled ? "\u{1B}[36m\(text)\u{1B}[0m" : text }
+
+    static func error(_ text: String) {
+        write("cadence: \(text)\n", to: STDERR_FILENO)
+    }
+}
+
+/// The `write(2)` system call, named apart from ``TerminalOutput/write(_:)``.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

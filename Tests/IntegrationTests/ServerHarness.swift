@@ -1,0 +1,19 @@
+import CadenceEngine
+import CadenceServer
+
+/// Starts the real reference server on 127.0.0.1:0 for the duration of `body`.
+func withServer<T>(
+    engine: any AnswerEngine = CorpusEngine(corpus: try! Corpus.bundled(), tokenDelay: .zero, stageDelay: .zero),
+    configuration: ServerConfiguration = ServerConfiguration(),
+    _ body: (RunningServer) async throws -> T
+) async throws -> T {
+    let running = try await ReferenceServer(engine: engine, configuration: configuration).start()
+    do {
+        let value = try await body(running)
+        await running.shutdown()
+        return value
+    } catch {
+        await running.shutdown()
+        throw error
+    }
+}
