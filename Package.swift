@@ -79,7 +79,6 @@ let package = Package(
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["Commands/RenderCommand.swift"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -91,7 +90,8 @@ let package = Package(
         .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"], swiftSettings: strict),
         .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"], swiftSettings: strict),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),
-        .testTarget(name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown"], swiftSettings: strict),
+        .testTarget(
+            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting"],

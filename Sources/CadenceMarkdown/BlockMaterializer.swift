@@ -10,6 +10,16 @@ struct BlockMaterializer {
     let writesCache: Bool
     /// A tail snapshot re-parses an open paragraph only after its stable prefix, and extends it.
     var usesStablePrefixes = false
+    /// The stable prefix of the open paragraph, carried from one snapshot to the next.
+    var stablePrefix: StablePrefix?
+
+    /// The inlines of a prefix of the open paragraph's text that more text cannot change.
+    struct StablePrefix {
+        var startLine: Int
+        var bytes: [UInt8]
+        var inlines: [Inline]
+        var referenceCount: Int
+    }
     /// Labels looked up in vain by the blocks built so far.
     var misses: [String] = []
 
@@ -111,7 +121,7 @@ struct BlockMaterializer {
         let content = ByteClass.trimmedStart(node.content[...])
         var prefix: [Inline] = []
         var prefixLength = 0
-        if let cached = node.stablePrefix, cached.referenceCount == references.count,
+        if let cached = stablePrefix, cached.startLine == node.startLine, cached.referenceCount == references.count,
             content.starts(with: cached.bytes)
         {
             prefix = cached.inlines
@@ -121,12 +131,12 @@ struct BlockMaterializer {
         var parser = InlineParser(options: options, references: references, closesOpenConstructs: true)
         let rest = parser.parse(content[start...])
         misses += parser.misses
-        if parser.safePoint > 0, let live = node.original {
+        if parser.safePoint > 0 {
             let end = start + parser.safePoint
             var prefixParser = InlineParser(options: options, references: references)
             let more = prefixParser.parse(content[start..<end], trimsEnd: false)
-            live.stablePrefix = BlockNode.StablePrefix(
-                bytes: Array(content[..<end]), inlines: Self.concatenate(prefix, more),
+            stablePrefix = StablePrefix(
+                startLine: node.startLine, bytes: Array(content[..<end]), inlines: Self.concatenate(prefix, more),
                 referenceCount: references.count)
         }
         return Self.concatenate(prefix, rest)

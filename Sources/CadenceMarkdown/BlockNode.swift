@@ -47,16 +47,6 @@ final class BlockNode {
     var cachedMisses: [String] = []
     /// A copy made for a tail snapshot: still open in the live parser, so never cached.
     var isSnapshotCopy = false
-    /// For a snapshot copy, the live node it copies.
-    weak var original: BlockNode?
-    /// For an open paragraph: the inlines of a prefix of its text that more text cannot change.
-    var stablePrefix: StablePrefix?
-
-    struct StablePrefix {
-        var bytes: [UInt8]
-        var inlines: [Inline]
-        var referenceCount: Int
-    }
 
     init(_ kind: Kind, startLine: Int) {
         self.kind = kind
@@ -84,8 +74,6 @@ final class BlockNode {
         copy.table = table
         copy.checkbox = checkbox
         copy.isSnapshotCopy = asSnapshot || isSnapshotCopy
-        copy.original = asSnapshot ? self : nil
-        copy.stablePrefix = stablePrefix
         if let last = children.last, last.isOpen {
             copy.children[copy.children.count - 1] = last.cloneOpenChain(asSnapshot: asSnapshot)
         }

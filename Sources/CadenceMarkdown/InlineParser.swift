@@ -64,6 +64,8 @@ struct InlineParser {
     var failedBacktickLengths: Set<Int> = []
     /// Delimiter runs on the stack that can open.
     var openers = 0
+    /// How many delimiters had been pushed when emphasis was last matched early.
+    var delimitersProcessed = 0
     /// Something before `pos` may still change with more text: no later safe point.
     var safetyBlocked = false
     /// The last position (after a space) before which the inlines are final, or 0.
@@ -83,6 +85,7 @@ struct InlineParser {
     mutating func parse(_ content: ArraySlice<UInt8>, trimsEnd: Bool = true) -> [Inline] {
         subject = Array(trimsEnd ? ByteClass.trimmed(content) : ByteClass.trimmedStart(content))
         openers = 0
+        delimitersProcessed = 0
         safetyBlocked = false
         safePoint = 0
         pos = 0
@@ -94,7 +97,11 @@ struct InlineParser {
         failedBacktickLengths = []
         if closesOpenConstructs { lastCloseParen = subject.lastIndex(of: UInt8(ascii: ")")) ?? -1 }
         while pos < subject.count {
-            if pos > 0, subject[pos - 1] == 0x20, !ByteClass.isASCIIWhitespace(subject[pos]), isSafe { safePoint = pos }
+            if closesOpenConstructs, pos > 0, subject[pos - 1] == 0x20, !ByteClass.isASCIIWhitespace(subject[pos]),
+                isSafe
+            {
+                safePoint = pos
+            }
             if !parseInline() { break }
         }
         processEmphasis(stackBottom: -1, keepOpeners: closesOpenConstructs)
@@ -206,7 +213,7 @@ struct InlineParser {
         pos += 1
         while pos < subject.count && !Self.isSpecial(subject[pos]) { pos += 1 }
         appendText(start, pos)
-        guard isSafe else { return }
+        guard closesOpenConstructs, pos - start > 1, isSafe else { return }
         var k = pos - 1
         while k > start && k > safePoint {
             if subject[k - 1] == 0x20 && !ByteClass.isASCIIWhitespace(subject[k]) {
@@ -219,7 +226,19 @@ struct InlineParser {
 
     /// Nothing before this point can change however the text continues: no opener or bracket is
     /// waiting, no backtick run or `<` failed for lack of text, no link target was cut off.
-    var isSafe: Bool { openers == 0 && brackets.isEmpty && failedBacktickLengths.isEmpty && !safetyBlocked }
+    ///
+    /// Delimiters are matched early here (closers only ever match earlier openers, so the result is
+    /// the same as matching at the end); a small stack keeps this linear.
+    var isSafe: Bool {
+        mutating get {
+            guard brackets.isEmpty && failedBacktickLengths.isEmpty && !safetyBlocked else { return false }
+            if openers > 0 && delimiters.count > delimitersProcessed && openers <= 32 {
+                processEmphasis(stackBottom: -1, keepOpeners: true)
+                delimitersProcessed = delimiters.count
+            }
+            return openers == 0
+        }
+    }
 
     mutating func parseNewline() {
         pos += 1
@@ -302,8 +321,9 @@ struct InlineParser {
             pos = end
         } else {
             // `<` followed by what could start a tag may still become one.
-            if let next = peek(1), ByteClass.isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!")
-                || next == UInt8(ascii: "?")
+            if let next = peek(1),
+                ByteClass.isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!")
+                    || next == UInt8(ascii: "?")
             {
                 safetyBlocked = true
             }

@@ -17,7 +17,7 @@
 /// ```
 public struct MarkdownDocument: Sendable {
     public let options: MarkdownOptions
-    private var storage: Storage
+    private(set) var storage: Storage
 
     public init(options: MarkdownOptions = .default) {
         self.options = options
@@ -50,7 +50,8 @@ public struct MarkdownDocument: Sendable {
     /// Feeds streamed text; any chunking of the same text gives the same result.
     public mutating func append(_ text: some StringProtocol) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        storage.append(Array(text.utf8))
+        var text = String(text)
+        text.withUTF8 { storage.append($0) }
     }
 
     /// Ends the input and returns the final tree, equal to a one-shot parse of everything appended.
@@ -74,6 +75,8 @@ extension MarkdownDocument {
         var finished: MarkdownTree?
         /// How many link definitions `settledValues` were built with.
         var settledDefinitionCount = 0
+        /// What the last tail learned about the open paragraph.
+        var stablePrefix: BlockMaterializer.StablePrefix?
 
         init(parser: BlockParser) {
             self.parser = parser
@@ -88,7 +91,10 @@ extension MarkdownDocument {
             snapshot.finish()
             var materializer = BlockMaterializer(
                 options: parser.options, references: snapshot.references, writesCache: false)
-            materializer.usesStablePrefixes = usesStablePrefixes
+            // Definitions the tail itself makes may still change as they are typed: no prefix then.
+            let prefixes = usesStablePrefixes && snapshot.references.count == parser.references.count
+            materializer.usesStablePrefixes = prefixes
+            materializer.stablePrefix = prefixes ? stablePrefix : nil
             if snapshot.references.count == parser.references.count {
                 blocks = settledValues
             } else {
@@ -96,6 +102,7 @@ extension MarkdownDocument {
                 for node in settled { blocks += materializer.blocks(node) }
             }
             for node in snapshot.closed { blocks += materializer.blocks(node) }
+            if prefixes { stablePrefix = materializer.stablePrefix }
             return blocks
         }
 
@@ -108,10 +115,11 @@ extension MarkdownDocument {
             copy.settledValues = settledValues
             copy.finished = finished
             copy.settledDefinitionCount = settledDefinitionCount
+            copy.stablePrefix = stablePrefix
             return copy
         }
 
-        func append(_ bytes: [UInt8]) {
+        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard finished == nil else { return }
             var line = pendingLine
             pendingLine = []

@@ -24,19 +24,25 @@ struct AnswerStreamResponder: Sendable {
     }
 
     private func stream(_ request: AnswerRequest, to writer: inout any ResponseBodyWriter) async throws {
+        try await stream(request, to: &writer, clock: clock)
+    }
+
+    private func stream<C: Clock<Duration>>(
+        _ request: AnswerRequest, to writer: inout any ResponseBodyWriter, clock: C
+    ) async throws {
         let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
-        let framesWritten = NIOLockedValueBox(0)
+        let lastWrite = NIOLockedValueBox(clock.now)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await produceFrames(for: request, into: continuation)
                 continuation.finish()
             }
             group.addTask {
-                try await sendKeepAlives(into: continuation, framesWritten: framesWritten)
+                try await sendKeepAlives(into: continuation, lastWrite: lastWrite, clock: clock)
             }
             for await frame in frames {
                 try await writer.write(ByteBuffer(string: frame))
-                framesWritten.withLockedValue { $0 += 1 }
+                lastWrite.withLockedValue { $0 = clock.now }
             }
             group.cancelAll()
             try await writer.finish(nil)
@@ -66,17 +72,20 @@ struct AnswerStreamResponder: Sendable {
         }
     }
 
-    /// Every `keepAliveInterval`, sends `: keepalive` if nothing was written since the last tick.
-    private func sendKeepAlives(
-        into continuation: AsyncStream<String>.Continuation,
-        framesWritten: NIOLockedValueBox<Int>
+    /// Sends `: keepalive` whenever nothing has been written for `keepAliveInterval`.
+    private func sendKeepAlives<C: Clock<Duration>>(
+        into continuation: AsyncStream<String>.Continuation, lastWrite: NIOLockedValueBox<C.Instant>, clock: C
     ) async throws {
-        var seen = framesWritten.withLockedValue { $0 }
+        var deadline = clock.now.advanced(by: keepAliveInterval)
         while !Task.isCancelled {
-            try await clock.sleep(for: keepAliveInterval)
-            let now = framesWritten.withLockedValue { $0 }
-            if now == seen { continuation.yield(ResearchEventEncoder.comment("keepalive")) }
-            seen = framesWritten.withLockedValue { $0 }
+            try await clock.sleep(until: deadline, tolerance: nil)
+            let quietUntil = lastWrite.withLockedValue { $0 }.advanced(by: keepAliveInterval)
+            if quietUntil <= clock.now {
+                continuation.yield(ResearchEventEncoder.comment("keepalive"))
+                deadline = clock.now.advanced(by: keepAliveInterval)
+            } else {
+                deadline = quietUntil
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ struct Cadence: AsyncParsableCommand {
             streams a cited answer, with no configuration.
             """,
         subcommands: [
-            DemoCommand.self, AskCommand.self, ChatCommand.self, ServeCommand.self, DecodeCommand.self, PaceCommand.self,
+            DemoCommand.self, AskCommand.self, ChatCommand.self, ServeCommand.self, DecodeCommand.self, RenderCommand.self, PaceCommand.self,
         ]
     )
 }

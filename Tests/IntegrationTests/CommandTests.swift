@@ -1,3 +1,5 @@
+import CadenceCore
+import CadenceTesting
 import Foundation
 import Testing
 
@@ -22,7 +24,19 @@ struct CadenceBinary {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs the binary on a thread of its own, so that waiting for it never blocks the cooperative
+    /// thread pool (an in-process server in the same test needs that pool to answer the binary).
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) async throws
+        -> Result
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, stdin: stdin, environment: environment) })
+            }
+        }
+    }
+
+    static func runBlocking(_ arguments: [String], stdin: Data?, environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -56,8 +70,8 @@ struct CadenceBinary {
 @Suite("The cadence command")
 struct CommandTests {
     @Test("demo streams a cited answer with stages and a source list")
-    func demo() throws {
-        let result = try CadenceBinary.run([
+    func demo() async throws {
+        let result = try await CadenceBinary.run([
             "demo", "--question", "How does retry with exponential backoff and jitter work?", "--engine-delay-ms", "0",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -71,22 +85,22 @@ struct CommandTests {
     }
 
     @Test("demo --plain prints only the text and the sources")
-    func demoPlain() throws {
-        let result = try CadenceBinary.run(["demo", "--plain", "--question", "What is BM25?", "--engine-delay-ms", "0"])
+    func demoPlain() async throws {
+        let result = try await CadenceBinary.run(["demo", "--plain", "--question", "What is BM25?", "--engine-delay-ms", "0"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stdout.contains("· "))
         #expect(result.stdout.contains("\nSources\n"))
     }
 
     @Test("decode --events prints one JSON object per dispatched event, at any chunk size", arguments: [nil, 1, 3])
-    func decodeEvents(chunkSize: Int?) throws {
+    func decodeEvents(chunkSize: Int?) async throws {
         let stream = "retry: 1500\n: keepalive\nevent: token\nid: 7\ndata: {\"a\":\ndata: 1}\n\ndata: x\r\n\r\nid: 9\ndata: tail-without-blank-line"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-decode-\(UUID()).sse")
         try Data(stream.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var arguments = ["decode", "--events", "--comments", file.path]
         if let chunkSize { arguments += ["--chunk-size", String(chunkSize)] }
-        let result = try CadenceBinary.run(arguments)
+        let result = try await CadenceBinary.run(arguments)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(
@@ -99,18 +113,100 @@ struct CommandTests {
     }
 
     @Test("decode --events reads standard input")
-    func decodeStdin() throws {
-        let result = try CadenceBinary.run(["decode", "--events", "-"], stdin: Data("data: hi\n\n".utf8))
+    func decodeStdin() async throws {
+        let result = try await CadenceBinary.run(["decode", "--events", "-"], stdin: Data("data: hi\n\n".utf8))
         #expect(result.stdout == "{\"event\":\"message\",\"data\":\"hi\",\"id\":\"\"}\n")
     }
 
     @Test("a decoder error goes to stderr with exit code 1, after the events before it")
-    func decodeError() throws {
+    func decodeError() async throws {
         let stream = "data: ok\n\ndata: " + String(repeating: "x", count: 200)
-        let result = try CadenceBinary.run(
+        let result = try await CadenceBinary.run(
             ["decode", "--events", "--max-line-bytes", "64", "-"], stdin: Data(stream.utf8))
         #expect(result.status == 1)
         #expect(result.stdout == "{\"event\":\"message\",\"data\":\"ok\",\"id\":\"\"}\n")
         #expect(result.stderr.contains("64"))
+    }
+}
+
+@Suite("The cadence command with model providers")
+struct ProviderCommandTests {
+    @Test("decode --dialect auto turns every captured provider stream into its expected text")
+    func decodeDialectAuto() async throws {
+        for entry in try SharedFixtures.index() {
+            let file = try #require(entry["file"]?.stringValue)
+            let bytes = try SharedFixtures.streamBytes(file)
+            for chunkSize in [nil, 5] as [Int?] {
+                var arguments = ["decode", "--dialect", "auto", "-"]
+                if let chunkSize { arguments += ["--chunk-size", String(chunkSize)] }
+                let result = try await CadenceBinary.run(arguments, stdin: Data(bytes))
+                #expect(result.status == 0, "\(file): \(result.stderr)")
+                let events = try result.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+                let text = events.filter { $0["kind"] == "text" && ($0["choice"]?.intValue ?? 0) == 0 }
+                    .compactMap { $0["text"]?.stringValue }.joined()
+                #expect(text == (try SharedFixtures.expectedText(file)), "\(file) at chunk size \(String(describing: chunkSize))")
+                #expect(events.contains { $0["kind"] == "finish" }, "\(file) has a finish event")
+            }
+        }
+    }
+
+    @Test("decode --dialect names an unknown dialect clearly")
+    func unknownDialect() async throws {
+        let result = try await CadenceBinary.run(["decode", "--dialect", "telepathy", "-"], stdin: Data())
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("telepathy"))
+    }
+
+    @Test(
+        "ask --provider streams a loopback replay of each provider, without printing the key",
+        arguments: ModelClientTests.cases)
+    func askProvider(testCase: ModelClientTests.Case) async throws {
+        let server = try await ReplayServer.start(routes: [
+            testCase.route: [.stream(try SharedFixtures.streamBytes(testCase.fixture), contentType: testCase.contentType)]
+        ])
+        defer { Task { await server.shutdown() } }
+        let result = try await CadenceBinary.run(
+            [
+                "ask", "--provider", testCase.kind.rawValue, "--base-url", server.baseURL + testCase.basePath,
+                "--model", "test-model", "--plain", "Hello?",
+            ],
+            environment: ["OPENAI_API_KEY": "sk-from-env", "ANTHROPIC_API_KEY": "sk-from-env", "GEMINI_API_KEY": "sk-from-env"])
+        let expected = try SharedFixtures.expectedText(testCase.fixture)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.trimmingCharacters(in: .newlines) == expected.trimmingCharacters(in: .newlines))
+        #expect(!(result.stdout + result.stderr).contains("sk-from-env"))
+        if testCase.kind != .ollama {
+            #expect(server.requests.first?.headers.values.contains { $0.contains("sk-from-env") } == true)
+        }
+    }
+
+    @Test("ask --provider fails with the provider's message and a non-zero exit on an HTTP error")
+    func askProviderError() async throws {
+        let server = try await ReplayServer.start(routes: [
+            "/v1/chat/completions": [.status(401, body: #"{"error":{"message":"Incorrect API key provided"}}"#)]
+        ])
+        defer { Task { await server.shutdown() } }
+        let result = try await CadenceBinary.run([
+            "ask", "--provider", "openai", "--base-url", server.baseURL + "/v1", "--model", "m", "--api-key", "sk-x", "Hi",
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("401"))
+        #expect(result.stderr.contains("Incorrect API key provided"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    @Test("chat keeps the conversation history across questions")
+    func chatHistory() async throws {
+        let bytes = try SharedFixtures.streamBytes("openai-chat-basic-usage.txt")
+        let server = try await ReplayServer.start(routes: ["/v1/chat/completions": [.stream(bytes)]])
+        defer { Task { await server.shutdown() } }
+        let result = try await CadenceBinary.run(
+            ["chat", "--provider", "openai", "--base-url", server.baseURL + "/v1", "--model", "m"],
+            stdin: Data("first question\nsecond question\n".utf8))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(server.requests.count == 2)
+        let second = try JSONValue(parsing: try #require(server.requests.last?.body))
+        let contents = second["messages"]?.arrayValue?.compactMap { $0["content"]?.stringValue } ?? []
+        #expect(contents == ["first question", try SharedFixtures.expectedText("openai-chat-basic-usage.txt"), "second question"])
     }
 }

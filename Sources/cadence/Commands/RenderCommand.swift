@@ -49,7 +49,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = try Self.readText(file)
+        let text = String(decoding: try InputFile.read(file), as: UTF8.self)
         var document = MarkdownDocument(options: strict ? .gfm : .default)
         if let chunkSize {
             var chunk = ""
@@ -79,18 +79,6 @@ struct RenderCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data(output.utf8))
     }
 
-    static func readText(_ path: String) throws -> String {
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw ValidationError("cannot read \(path): no such file, or not readable")
-            }
-            data = contents
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
 
     /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
     static func colorsAllowed(plain: Bool) -> Bool {
