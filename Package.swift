@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         .target(name: "CadenceCore", swiftSettings: strict),
@@ -47,6 +49,7 @@ let package = Package(
             dependencies: [
                 "CadenceCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -57,6 +60,7 @@ let package = Package(
                 "CadenceCore",
                 "CadenceEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,7 +98,10 @@ let package = Package(
             name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting"],
+            dependencies: [
+                "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strict
         ),
     ]

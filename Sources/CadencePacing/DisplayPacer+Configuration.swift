@@ -66,6 +66,13 @@ extension DisplayPacer {
         /// Any held unit (a partial word, code line or grapheme cluster) is shown after this
         /// much network silence, or never if `nil`.
         public var heldUnitRelease: Duration? = .seconds(3)
+        /// Off by default (the rule: whole lines in code). When set, a code line still
+        /// arriving while the screen has been unchanged this long is shown up to its last
+        /// whitespace-delimited token (never mid-token), so slow code lines appear token by
+        /// token; the pacing lab then counts those cuts as split code lines (partLine%).
+        /// About 30 ms (under the lab's 50 ms stall threshold) keeps long code blocks from
+        /// freezing the screen between lines.
+        public var codeTokenRelease: Duration? = nil
         /// Runs longer than this many scalars (URLs, minified code) may be cut between
         /// grapheme clusters.
         public var maximumUnitLength: Int = 128

@@ -12,7 +12,16 @@ extension DisplayPacer {
         if let release = configuration.heldUnitRelease, idle >= release.milliseconds {
             return segmenter.releasableEnd
         }
-        guard segmenter.granularity != .graphemes, !segmenter.tailIsCode else { return settled }
+        guard segmenter.granularity != .graphemes else { return settled }
+        if segmenter.tailIsCode {
+            // Opt-in: a code line that keeps the screen still too long shows token by token.
+            if let hold = configuration.codeTokenRelease, let token = segmenter.codeTokenEnd,
+                time - (lastChange ?? time) >= hold.milliseconds
+            {
+                return token
+            }
+            return settled
+        }
         // A stall is a silence well beyond the stream's usual rhythm (unknown before two
         // chunks arrived).
         if let gap = arrivals.typicalGap,

@@ -12,7 +12,8 @@
 ///   lines inside ```` ``` ```` code fences; citation markers like `[1][2]` stay whole;
 /// - the exception to both: a network stall releases the held tail (see
 ///   `Configuration.partialWordRelease`), which may be a partial word, or a cluster that a
-///   combining mark arriving after the stall extends;
+///   combining mark arriving after the stall extends; and, only if you opt in with
+///   `Configuration.codeTokenRelease`, a slow code line is shown token by token;
 /// - at most one visible change per frame, none when nothing changed, and at most
 ///   `maximumUpdatesPerSecond` (only the very last update and ``stop()`` may exceed it);
 /// - after ``finish()`` the rest appears within `Configuration.endDrain`;

@@ -55,6 +55,7 @@ struct UnitSegmenter: Sendable {
     private var lineBackticks: Int? = 0
     private var unitStart = 0
     private var unitIsBlank = true
+    private var codeToken: UnitBoundary?
 
     /// Boundaries not yet consumed, ascending; `pendingStart` is the first live one.
     private var pending: [UnitBoundary] = []
@@ -93,6 +94,13 @@ struct UnitSegmenter: Sendable {
     var committableEnd: UnitBoundary {
         if let open = openEnd { return open }
         return lastEmitted
+    }
+
+    /// The last token boundary (after whitespace, before the next token) inside the code
+    /// line being received, if it is past `lastEmitted`: where `codeTokenRelease` may cut.
+    var codeTokenEnd: UnitBoundary? {
+        guard let token = codeToken, token.scalarOffset > lastEmitted.scalarOffset, !isFinished else { return nil }
+        return token
     }
 
     /// True while the unsettled tail (the text after `committableEnd`) is inside a code line.
@@ -198,6 +206,11 @@ struct UnitSegmenter: Sendable {
             lineBackticks = 0
         }
         emitBoundary(before: traits)
+        if atLineStart {
+            codeToken = nil
+        } else if tailIsCode, let previous, previous.isWhitespace, !traits.isWhitespace {
+            codeToken = UnitBoundary(scalarOffset: scannedScalars, utf8Offset: scannedUTF8)
+        }
         if let backticks = lineBackticks {
             if traits.isBacktick {
                 lineBackticks = backticks + 1

@@ -1,7 +1,9 @@
 public import CadenceEngine
 import CadenceCore
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -39,8 +41,11 @@ public struct ReferenceServer: Sendable {
     /// - Parameter handlingSignals: stop gracefully on SIGINT and SIGTERM (for `cadence serve`).
     public func start(handlingSignals: Bool = false) async throws -> RunningServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let registry = AnswerRegistry(engine: engine, clock: clock, limits: configuration.replay)
+        let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
         let application = Application(
-            router: makeRouter(),
+            router: makeRouter(registry: registry, feed: feed),
+            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter(registry: registry, feed: feed)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -58,16 +63,16 @@ public struct ReferenceServer: Sendable {
             try await group.run()
         }
         for await port in ports {
-            return RunningServer(host: configuration.host, port: port, group: group, task: task)
+            return RunningServer(host: configuration.host, port: port, group: group, task: task, registry: registry)
         }
         // The server stopped before it listened: surface why.
         try await task.value
         throw ServerStartError(message: "the server stopped before it accepted connections")
     }
 
-    func makeRouter() -> Router<BasicRequestContext> {
+    func makeRouter(registry: AnswerRegistry, feed: AnswerFeed) -> Router<BasicRequestContext> {
         let router = Router()
-        let responder = AnswerStreamResponder(engine: engine, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
+        let responder = AnswerStreamResponder(feed: feed)
         let limits = configuration
         router.get("/healthz") { _, _ in
             Response(
@@ -76,7 +81,25 @@ public struct ReferenceServer: Sendable {
         }
         router.post("/v1/answers") { request, _ -> Response in
             let answerRequest = try await Self.decodeAnswerRequest(request, limits: limits)
-            return responder.response(for: answerRequest)
+            let id = await registry.start(answerRequest)
+            return responder.response(answerID: id, after: 0)
+        }
+        router.get("/v1/answers/:id/events") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
+            let after = try Self.cursor(lastEventID ?? request.uri.queryParameters.get("after"), name: "Last-Event-ID")
+            try await registry.check(id, after: after)
+            return responder.response(answerID: id, after: after)
+        }
+        Self.addConversationRoutes(to: router, registry: registry, limits: limits)
+        return router
+    }
+
+    func makeWebSocketRouter(registry: AnswerRegistry, feed: AnswerFeed) -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        let handler = AnswerWebSocketHandler(registry: registry, feed: feed, limits: configuration)
+        router.ws("/v1/answers/ws") { inbound, outbound, _ in
+            try await handler.handle(inbound, outbound)
         }
         return router
     }
@@ -89,9 +112,14 @@ public struct ReferenceServer: Sendable {
         } catch {
             throw APIError.tooLarge("the request body is larger than \(limits.maxRequestBytes) bytes")
         }
+        return try validate(data: Data(buffer: body), limits: limits)
+    }
+
+    /// Decodes and checks a JSON `AnswerRequest` body, throwing a 400 or 413 that says what is wrong.
+    static func validate(data: Data, limits: ServerConfiguration) throws -> AnswerRequest {
         let answerRequest: AnswerRequest
         do {
-            answerRequest = try JSONDecoder().decode(AnswerRequest.self, from: Data(buffer: body))
+            answerRequest = try JSONDecoder().decode(AnswerRequest.self, from: data)
         } catch {
             throw APIError.badRequest(
                 "the body must be JSON {\"query\": string, \"history\": [{\"role\", \"content\"}]}: \(Self.describe(error))")
@@ -121,12 +149,14 @@ public struct RunningServer: Sendable {
     public let port: Int
     let group: ServiceGroup
     let task: Task<Void, any Error>
+    let registry: AnswerRegistry
 
     /// `http://HOST:PORT`.
     public var baseURL: String { "http://\(host):\(port)" }
 
     /// Stops accepting connections, lets open streams finish, and waits for the server to stop.
     public func shutdown() async {
+        await registry.shutdown()
         await group.triggerGracefulShutdown()
         _ = try? await task.value
     }

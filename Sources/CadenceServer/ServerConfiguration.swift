@@ -15,18 +15,22 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxRequestBytes: Int
     /// The longest query accepted, in characters (longer gets 413).
     public var maxQueryCharacters: Int
+    /// What the server keeps of each answer for clients that resume.
+    public var replay: ReplayLimits
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 0,
         keepAliveInterval: Duration = .seconds(15),
         maxRequestBytes: Int = 1 << 20,
-        maxQueryCharacters: Int = 4_000
+        maxQueryCharacters: Int = 4_000,
+        replay: ReplayLimits = ReplayLimits()
     ) {
         self.host = host
         self.port = port
         self.keepAliveInterval = keepAliveInterval
         self.maxRequestBytes = maxRequestBytes
         self.maxQueryCharacters = maxQueryCharacters
+        self.replay = replay
     }
 }

@@ -40,6 +40,28 @@ struct PacingReplayTests {
         try checkInvariants(trace: Self.synthetic, hz: 60, mode: mode)
     }
 
+    @Test("opt-in code tokens on the steady trace: code cut only between tokens, and it does cut lines",
+          .enabled(if: haveTraces))
+    func codeTokenReleaseOnSteady() throws {
+        let trace = try PacingTrace.load(path: publicTraceDirectory.appendingPathComponent("steady.json").path)
+        var configuration = DisplayPacer.Configuration()
+        configuration.codeTokenRelease = .milliseconds(30)
+        let frames = PacingReplay.run(trace: trace, hz: 60, configuration: configuration)
+        let scalars = Array(trace.text.unicodeScalars)
+        let fenced = fencedScalars(trace.text)
+        var midLine = 0
+        var previous = 0
+        for frame in frames where frame.visibleScalarCount != previous {
+            let visible = frame.visibleScalarCount
+            previous = visible
+            guard visible < scalars.count, fenced[visible], scalars[visible - 1] != "\n" else { continue }
+            midLine += 1
+            #expect(isSpace(scalars[visible - 1]) && !isSpace(scalars[visible]), "mid-token cut at \(visible)")
+        }
+        #expect(midLine > 0)
+        #expect(frames.last?.visibleScalarCount == scalars.count)
+    }
+
     @Test("frames follow the lab's clock and the JSON is the lab's format")
     func timeline() throws {
         let frames = PacingReplay.run(trace: Self.synthetic, hz: 60)

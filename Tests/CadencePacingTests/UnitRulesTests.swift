@@ -32,6 +32,24 @@ struct UnitRulesTests {
         #expect(visibleWhileOpen([closed]) == closed.replacingLastWord())
     }
 
+    @Test("opt-in code token release: a slow code line shows up to its last token, never mid-token")
+    func codeTokenRelease() {
+        var configuration = DisplayPacer.Configuration()
+        configuration.codeTokenRelease = .milliseconds(60)
+        var harness = PacerHarness(DisplayPacer(configuration: configuration))
+        let fence = "```swift\n"
+        harness.pacer.append(fence + "let total = val", at: .zero)
+        harness.run(until: 40)
+        #expect(harness.visibleText == fence)  // held: the screen changed less than 60 ms ago
+        harness.run(until: 120)
+        #expect(harness.visibleText == fence + "let total = ")  // "val" may still grow
+        harness.pacer.append("ue + 1\n", at: .milliseconds(120))
+        harness.run(until: 200)
+        #expect(harness.visibleText == fence + "let total = value + 1\n")
+        // The default keeps whole code lines.
+        #expect(visibleWhileOpen([fence + "let total = val"]) == fence)
+    }
+
     @Test("a fence opened mid-stream is recognised when its backticks arrive in pieces")
     func fenceInPieces() {
         #expect(visibleWhileOpen(["Intro\n`", "``", "\nx = 1 and y", " = 2"]) == "Intro\n```\n")

@@ -37,8 +37,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         do {
             try await AnswerSession.run(
-                client: ResearchClient(baseURL: running.baseURL), request: AnswerRequest(query: question),
-                output: output, showsStages: !plain)
+                transport: SSETransport(baseURL: running.baseURL), request: AnswerRequest(query: question),
+                configuration: ReliabilityConfiguration(), output: output, showsStages: !plain)
         } catch {
             await running.shutdown()
             throw error

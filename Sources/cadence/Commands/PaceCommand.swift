@@ -42,15 +42,28 @@ struct PaceCommand: ParsableCommand {
     @Option(help: "Reveal mode: \(PaceMode.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mode: PaceMode = .adaptive
 
+    @Option(
+        help: """
+            Opt-in: show a slow code line token by token once the screen has been unchanged this many ms, \
+            e.g. 30 (default: whole lines; the lab then reports partLine% > 0).
+            """
+    )
+    var codeTokenRelease: Double?
+
     func validate() throws {
         guard hz.isFinite, hz > 0, hz <= 1000 else {
             throw ValidationError("--hz must be a refresh rate between 0 and 1000, got \(hz)")
+        }
+        if let codeTokenRelease, !(codeTokenRelease.isFinite && codeTokenRelease >= 0) {
+            throw ValidationError("--code-token-release must be a non-negative number of ms, got \(codeTokenRelease)")
         }
     }
 
     func run() throws {
         let recorded = try PacingTrace.load(path: trace)  // PacingError prints as "Error: <message>"
-        let frames = PacingReplay.run(trace: recorded, hz: hz, mode: mode.pacerMode)
+        var configuration = DisplayPacer.Configuration.standard
+        configuration.codeTokenRelease = codeTokenRelease.map { .milliseconds($0) }
+        let frames = PacingReplay.run(trace: recorded, hz: hz, mode: mode.pacerMode, configuration: configuration)
         print(PacingReplay.timelineJSON(frames, hz: hz))
     }
 }

@@ -26,6 +26,8 @@ struct SourceOptions: ParsableArguments {
     @Flag(name: .long, help: "Plain output: the answer text, then the numbered sources.")
     var plain = false
 
+    @OptionGroup var reliability: ReliabilityOptions
+
     func validate() throws {
         switch (url, provider) {
         case (nil, nil): throw ValidationError("say where to ask: --url URL (a Cadence server) or --provider NAME --model M")
@@ -53,7 +55,8 @@ struct SourceOptions: ParsableArguments {
         }
         let question = turns.last?.content ?? ""
         return try await AnswerSession.run(
-            client: ResearchClient(baseURL: url ?? ""), request: AnswerRequest(query: question, history: Array(turns.dropLast())),
-            output: output, showsStages: !plain)
+            transport: reliability.makeTransport(baseURL: url ?? ""),
+            request: AnswerRequest(query: question, history: Array(turns.dropLast())),
+            configuration: reliability.configuration, output: output, showsStages: !plain)
     }
 }

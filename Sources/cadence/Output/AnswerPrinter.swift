@@ -1,15 +1,17 @@
 import CadenceCore
 
-/// Prints one answer's research events as they stream: stage lines, the text, then the sources.
+/// Prints one answer's updates as they stream: stage lines, the text, a line when the connection
+/// is being re-established, then the sources and follow-up questions.
 ///
-/// In plain mode only the text and the numbered sources are printed.
+/// In plain mode only the text and the numbered sources are printed. The text is printed exactly
+/// once, however many times the connection was resumed: ``AnswerStream`` never repeats text.
 struct AnswerPrinter {
     let output: TerminalOutput
     let showsStages: Bool
     private(set) var text = ""
     private(set) var sources: [Source] = []
-    private(set) var completion: Completion?
-    private(set) var serverError: (code: String, message: String)?
+    private(set) var followUps: [String] = []
+    private(set) var failure: String?
     private var inText = false
 
     init(output: TerminalOutput, showsStages: Bool) {
@@ -17,37 +19,46 @@ struct AnswerPrinter {
         self.showsStages = showsStages
     }
 
-    mutating func handle(_ event: ResearchEvent) {
-        switch event.kind {
-        case .token(let token):
+    mutating func handle(_ update: AnswerUpdate) {
+        switch update {
+        case .textAppended(let token):
             if !inText, showsStages { output.line() }
             inText = true
             text += token
             output.write(token)
-        case .sourcesReady(let ready):
-            merge(ready)
-            stage(event.kind.stageDescription)
-        case .complete(let completed):
-            completion = completed
-            merge(completed.sources)
-        case .error(let code, let message):
-            serverError = (code, message)
-        case .flushTokens, .unknown:
-            break
-        default:
-            stage(event.kind.stageDescription)
+        case .sourcesMerged(let merged):
+            sources = merged
+        case .stageChanged(let stage):
+            note(stage.stageDescription)
+        case .reconnecting(let attempt, let delay):
+            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+            note("Connection lost; reconnecting (attempt \(attempt)) in \(String(format: "%.1f", seconds)) s…", always: true)
+        case .reconnected:
+            note("Reconnected", always: true)
+        case .completed(let completion):
+            sources = completion.sources.isEmpty ? sources : completion.sources
+            followUps = completion.followUps
+            if completion.reason == .timedOut {
+                TerminalOutput.error("note: the answer timed out; showing the \(text.count) characters received")
+            }
+        case .failed(let answerFailure):
+            sources = answerFailure.sources.isEmpty ? sources : answerFailure.sources
+            failure = answerFailure.message
+        case .cancelled:
+            failure = "cancelled"
         }
     }
 
-    private mutating func merge(_ more: [Source]) {
-        for source in more where !sources.contains(where: { $0.url == source.url }) {
-            sources.append(source)
+    /// A stage or connection note: on its own line before the text; on stderr once text has begun.
+    private func note(_ description: String?, always: Bool = false) {
+        guard let description, showsStages || always else { return }
+        if inText {
+            if always { TerminalOutput.error(description) }
+        } else if showsStages {
+            output.line(output.dim("· \(description)"))
+        } else {
+            TerminalOutput.error(description)
         }
-    }
-
-    private func stage(_ description: String?) {
-        guard showsStages, let description, !inText else { return }
-        output.line(output.dim("· \(description)"))
     }
 
     /// Ends the text and prints the numbered sources and follow-up questions.
@@ -61,7 +72,7 @@ struct AnswerPrinter {
                 output.line("  \(number) \(source.title) — \(output.dim(source.url))")
             }
         }
-        if showsStages, let followUps = completion?.followUps, !followUps.isEmpty {
+        if showsStages, !followUps.isEmpty {
             output.line()
             output.line(output.bold("Follow-up questions"))
             for question in followUps { output.line("  • \(question)") }

@@ -1,0 +1,189 @@
+public import CadenceCore
+
+/// One answer, delivered reliably: every character exactly once and exactly one terminal update
+/// (completed, failed or cancelled), whatever the network does.
+///
+/// `AnswerStream` drives ``AnswerStreamMachine`` (the pure state machine in CadenceCore) over a
+/// ``ResearchTransport``: it opens connections, resumes them after drops, retries with backoff, and
+/// fires the timeouts on the injected clock.
+///
+/// ```swift
+/// let answer = AnswerStream(
+///     request: AnswerRequest(query: "How does resume work?"),
+///     transport: SSETransport(baseURL: "http://127.0.0.1:8080"))
+/// for await update in answer {
+///     switch update {
+///     case .textAppended(let text): print(text, terminator: "")
+///     case .reconnecting(let attempt, _): print("\n(reconnecting, attempt \(attempt))")
+///     case .completed(let completion): print("\n\(completion.sources.count) sources")
+///     case .failed(let failure): print("\nfailed: \(failure.message)")
+///     default: break
+///     }
+/// }
+/// ```
+///
+/// Cancelling the task that iterates it cancels this answer only, and closes its connection.
+public struct AnswerStream: AsyncSequence, Sendable {
+    public typealias Element = AnswerUpdate
+
+    public var request: AnswerRequest
+    public var transport: any ResearchTransport
+    public var configuration: ReliabilityConfiguration
+    let clock: any Clock<Duration>
+    let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
+
+    public init(
+        request: AnswerRequest,
+        transport: any ResearchTransport,
+        configuration: ReliabilityConfiguration = ReliabilityConfiguration(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> any RandomNumberGenerator & Sendable = { SystemRandomNumberGenerator() }
+    ) {
+        self.request = request
+        self.transport = transport
+        self.configuration = configuration
+        self.clock = clock
+        self.makeRandom = random
+    }
+
+    public func makeAsyncIterator() -> AsyncStream<AnswerUpdate>.Iterator {
+        let (updates, continuation) = AsyncStream<AnswerUpdate>.makeStream(bufferingPolicy: .unbounded)
+        let driver = Task {
+            await AnswerStreamDriver.run(self, clock: clock, updates: continuation)
+        }
+        continuation.onTermination = { _ in driver.cancel() }
+        return updates.makeAsyncIterator()
+    }
+}
+
+/// The loop that owns one answer's machine, connection and timer. Every input arrives on one
+/// channel, tagged with the connection it belongs to, so a late event from a closed or replaced
+/// connection is dropped before it reaches the machine.
+enum AnswerStreamDriver {
+    enum Input: Sendable {
+        case opened(connection: Int, answerID: String?)
+        case item(connection: Int, TransportItem)
+        case closed(connection: Int)
+        case failed(connection: Int, ConnectionFailure)
+        case deadline
+    }
+
+    static func run<C: Clock<Duration>>(
+        _ stream: AnswerStream, clock: C, updates: AsyncStream<AnswerUpdate>.Continuation
+    ) async {
+        let start = clock.now
+        func now() -> Duration { start.duration(to: clock.now) }
+        let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
+        var machine = AnswerStreamMachine(configuration: stream.configuration, random: stream.makeRandom())
+        var connectionTask: Task<Void, Never>?
+        var connectionNumber = 0
+        var timerTask: Task<Void, Never>?
+        var timerDeadline: Duration?
+
+        defer {
+            connectionTask?.cancel()
+            timerTask?.cancel()
+            inputContinuation.finish()
+            updates.finish()
+        }
+
+        /// Performs the machine's actions; returns false once a terminal update went out.
+        func perform(_ actions: [AnswerStreamMachine.Action]) -> Bool {
+            for action in actions {
+                switch action {
+                case .emit(let update):
+                    updates.yield(update)
+                    if update.isTerminal { return false }
+                case .closeConnection:
+                    connectionTask?.cancel()
+                    connectionTask = nil
+                    connectionNumber += 1
+                case .connect(let cursor):
+                    connectionTask?.cancel()
+                    connectionNumber += 1
+                    connectionTask = openConnection(
+                        number: connectionNumber, stream: stream,
+                        resume: cursor.map { ResumePoint(answerID: $0.answerID, lastSequence: $0.lastSequence) },
+                        inputs: inputContinuation)
+                }
+            }
+            // Keep one timer, for the machine's earliest deadline.
+            if machine.nextDeadline != timerDeadline {
+                timerTask?.cancel()
+                timerDeadline = machine.nextDeadline
+                if let deadline = timerDeadline {
+                    timerTask = Task {
+                        do {
+                            try await clock.sleep(until: start.advanced(by: deadline), tolerance: nil)
+                            inputContinuation.yield(.deadline)
+                        } catch {}
+                    }
+                }
+            }
+            return true
+        }
+
+        guard perform(machine.start(now: .zero)) else { return }
+        for await input in inputs {
+            let actions: [AnswerStreamMachine.Action]
+            switch input {
+            case .deadline:
+                timerDeadline = nil
+                actions = machine.deadlinePassed(now: now())
+            case .opened(let number, let answerID) where number == connectionNumber:
+                actions = machine.connected(answerID: answerID, now: now())
+            case .item(let number, .event(let event)) where number == connectionNumber:
+                actions = machine.received(event, now: now())
+            case .item(let number, .keepalive) where number == connectionNumber:
+                actions = machine.keepAliveReceived(now: now())
+            case .closed(let number) where number == connectionNumber:
+                actions = machine.connectionClosed(now: now())
+            case .failed(let number, let failure) where number == connectionNumber:
+                actions = machine.connectionFailed(failure, now: now())
+            default:
+                continue  // from a connection that is no longer current
+            }
+            guard perform(actions) else { return }
+        }
+        // The consumer went away: this answer is cancelled.
+        _ = perform(machine.cancel(now: now()))
+    }
+
+    /// Opens one connection in a task of its own and forwards everything it delivers as inputs.
+    static func openConnection(
+        number: Int, stream: AnswerStream, resume: ResumePoint?, inputs: AsyncStream<Input>.Continuation
+    ) -> Task<Void, Never> {
+        Task {
+            let connection: TransportConnection
+            do {
+                connection = try await stream.transport.open(stream.request, resume: resume)
+            } catch {
+                if !Task.isCancelled {
+                    inputs.yield(.failed(connection: number, failure(error, beforeFirstByte: true)))
+                }
+                return
+            }
+            inputs.yield(.opened(connection: number, answerID: connection.answerID))
+            do {
+                for try await item in connection.items {
+                    inputs.yield(.item(connection: number, item))
+                }
+                if !Task.isCancelled { inputs.yield(.closed(connection: number)) }
+            } catch {
+                if !Task.isCancelled {
+                    inputs.yield(.failed(connection: number, failure(error, beforeFirstByte: false)))
+                }
+            }
+        }
+    }
+
+    static func failure(_ error: any Error, beforeFirstByte: Bool) -> ConnectionFailure {
+        guard let error = error as? CadenceClientError else {
+            return .transport("\(error)", beforeFirstByte: beforeFirstByte)
+        }
+        let retryable = error.code == .transport || error.retryable
+        return ConnectionFailure(
+            message: error.message, retryable: retryable, retryAfter: error.retryAfter, status: error.status,
+            beforeFirstByte: beforeFirstByte)
+    }
+}

@@ -1,0 +1,122 @@
+public import AsyncHTTPClient
+public import CadenceCore
+import NIOCore
+import NIOHTTP1
+
+/// The research protocol over Server-Sent Events: `POST /v1/answers` for a new answer, and
+/// `GET /v1/answers/{id}/events` with `Last-Event-ID` to resume one.
+///
+/// ```swift
+/// let transport = SSETransport(baseURL: "http://127.0.0.1:8080")
+/// let connection = try await transport.open(AnswerRequest(query: "What is SSE?"), resume: nil)
+/// for try await item in connection.items {
+///     if case .event(let event) = item, case .token(let text) = event.kind { print(text, terminator: "") }
+/// }
+/// ```
+public struct SSETransport: ResearchTransport {
+    public var baseURL: String
+    public var httpClient: HTTPClient
+    /// How long to wait for the response head.
+    public var connectTimeout: Duration
+    public var limits: SSELimits
+
+    public init(
+        baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
+        limits: SSELimits = .default
+    ) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.httpClient = httpClient
+        self.connectTimeout = connectTimeout
+        self.limits = limits
+    }
+
+    public func open(_ request: AnswerRequest, resume: ResumePoint?) async throws -> TransportConnection {
+        var reader = HTTPBodyReader(
+            StreamingRequest(httpClient: httpClient, request: httpRequest(request, resume: resume), timeout: TimeAmount(connectTimeout)))
+        try await reader.connectIfNeeded()
+        let answerID = reader.responseHeaders?.first(name: "cadence-answer-id") ?? resume?.answerID
+        let transfer = ReaderTransfer(reader: reader)
+        let limits = self.limits
+        let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
+        let task = Task {
+            var reader = transfer.reader
+            var decoder = SSEDecoder(limits: limits)
+            var sseItems: [SSEItem] = []
+            do {
+                while let chunk = try await reader.next() {
+                    try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &sseItems) }
+                    try Self.yield(sseItems, to: continuation)
+                    sseItems.removeAll(keepingCapacity: true)
+                }
+                try Self.yield(try decoder.finish(), to: continuation)
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: Self.clientError(error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return TransportConnection(answerID: answerID, items: items)
+    }
+
+    func httpRequest(_ request: AnswerRequest, resume: ResumePoint?) -> HTTPClientRequest {
+        guard let resume else {
+            var httpRequest = HTTPClientRequest(url: baseURL + "/v1/answers")
+            httpRequest.method = .POST
+            httpRequest.headers.add(name: "Content-Type", value: "application/json")
+            httpRequest.headers.add(name: "Accept", value: "text/event-stream")
+            httpRequest.body = .bytes(ByteBuffer(string: ResearchClient.body(for: request)))
+            return httpRequest
+        }
+        var httpRequest = HTTPClientRequest(url: baseURL + "/v1/answers/\(URLPath.escape(resume.answerID))/events")
+        httpRequest.method = .GET
+        httpRequest.headers.add(name: "Accept", value: "text/event-stream")
+        httpRequest.headers.add(name: "Last-Event-ID", value: String(resume.lastSequence))
+        return httpRequest
+    }
+
+    /// Comments other than `: flush-tokens`, and `retry:`, become ``TransportItem/keepalive``.
+    static func yield(_ items: [SSEItem], to continuation: AsyncThrowingStream<TransportItem, any Error>.Continuation) throws {
+        for item in items {
+            if let event = try ResearchEventDecoder.decode(item) {
+                continuation.yield(.event(event))
+            } else {
+                continuation.yield(.keepalive)
+            }
+        }
+    }
+
+    static func clientError(_ error: any Error) -> any Error {
+        switch error {
+        case let error as CadenceClientError: error
+        case let error as SSEDecoderError: CadenceClientError(.malformedStream, message: error.description, underlying: error)
+        case let error as ResearchDecodingError:
+            CadenceClientError(.malformedEvent, message: error.description, underlying: error)
+        case is CancellationError: error
+        default:
+            CadenceClientError(.transport, message: "the stream failed: \(error)", retryable: true, underlying: error as? any Error & Sendable)
+        }
+    }
+}
+
+/// Hands a connected reader to the task that pumps it; only that task uses it afterwards.
+private struct ReaderTransfer: @unchecked Sendable {
+    var reader: HTTPBodyReader
+}
+
+/// Percent-escapes a path segment (ids are URL-safe in practice; this keeps odd ones harmless).
+enum URLPath {
+    static func escape(_ segment: String) -> String {
+        var result = ""
+        for byte in segment.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,91 @@
+public import CadenceCore
+import HummingbirdWSClient
+public import Logging
+
+/// The research protocol over a WebSocket (`GET /v1/answers/ws`): the same events and the same
+/// resume as SSE, one JSON text message per event.
+///
+/// ```swift
+/// let transport = WebSocketTransport(baseURL: "http://127.0.0.1:8080")
+/// let connection = try await transport.open(AnswerRequest(query: "What is SSE?"), resume: nil)
+/// for try await item in connection.items {
+///     if case .event(let event) = item, case .token(let text) = event.kind { print(text, terminator: "") }
+/// }
+/// ```
+public struct WebSocketTransport: ResearchTransport {
+    /// The server's `http://` (or `ws://`) base URL.
+    public var baseURL: String
+    /// The largest message accepted from the server.
+    public var maxMessageBytes: Int
+    public var logger: Logger
+
+    public init(baseURL: String, maxMessageBytes: Int = 4 << 20, logger: Logger? = nil) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.maxMessageBytes = maxMessageBytes
+        self.logger = logger ?? {
+            var logger = Logger(label: "cadence.websocket")
+            logger.logLevel = .warning
+            return logger
+        }()
+    }
+
+    /// `ws://HOST:PORT/v1/answers/ws`.
+    var url: String {
+        var base = baseURL
+        if base.hasPrefix("https://") { base = "wss://" + base.dropFirst("https://".count) }
+        if base.hasPrefix("http://") { base = "ws://" + base.dropFirst("http://".count) }
+        return base + "/v1/answers/ws"
+    }
+
+    public func open(_ request: AnswerRequest, resume: ResumePoint?) async throws -> TransportConnection {
+        let opening: String =
+            if let resume {
+                JSONValue.object([
+                    "resume": ["answer_id": .string(resume.answerID), "last_sequence": .number(Double(resume.lastSequence))]
+                ]).jsonText
+            } else {
+                ResearchClient.body(for: request)
+            }
+        let (answerIDs, answered) = AsyncThrowingStream<String, any Error>.makeStream()
+        let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
+        let (url, maxMessageBytes, logger) = (self.url, self.maxMessageBytes, self.logger)
+        let task = Task {
+            do {
+                var configuration = WebSocketClientConfiguration()
+                configuration.maxFrameSize = maxMessageBytes
+                let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                    inbound, outbound, _ in
+                    try await outbound.write(.text(opening))
+                    var messages = inbound.messages(maxSize: maxMessageBytes).makeAsyncIterator()
+                    var first = true
+                    while let message = try await messages.next() {
+                        guard case .text(let text) = message else { continue }
+                        if first {
+                            first = false
+                            answered.yield(try WebSocketMessages.answerID(in: text))
+                            answered.finish()
+                        } else {
+                            continuation.yield(try WebSocketMessages.item(in: text))
+                        }
+                    }
+                }
+                let error = WebSocketMessages.closeError(close)
+                answered.finish(throwing: error ?? WebSocketMessages.closedBeforeAnswer)
+                continuation.finish(throwing: error)
+            } catch {
+                let error = WebSocketMessages.clientError(error)
+                answered.finish(throwing: error)
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        do {
+            for try await answerID in answerIDs { return TransportConnection(answerID: answerID, items: items) }
+            try Task.checkCancellation()
+            throw WebSocketMessages.closedBeforeAnswer
+        } catch {
+            task.cancel()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Why an answer failed, with a message for people and the partial text that arrived before.
+///
+/// ```swift
+/// if case .failed(let failure) = update {
+///     print(failure.partialText)
+///     FileHandle.standardError.write("error: \(failure.message)\n")
+///     if failure.code == .answerGone { offerToAskAgain() }
+/// }
+/// ```
+public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// The server sent an `error` event; see ``serverCode``.
+        case server
+        /// The server no longer has the answer to resume (HTTP 404 or 410).
+        case answerGone
+        /// The connection broke mid-answer and the answer could not be resumed.
+        case interrupted
+        /// The connection could not be made or kept: a status that is not retryable, or every attempt failed.
+        case connection
+        /// A timeout passed before any text arrived; see ``timeout``.
+        case timedOut
+    }
+
+    public var code: Code
+    /// One line saying what happened and what to do.
+    public var message: String
+    /// The text received before the failure, each token exactly once.
+    public var partialText: String
+    /// The sources received before the failure.
+    public var sources: [Source]
+    /// The HTTP status, when a response's status caused the failure.
+    public var status: Int?
+    /// The `code` of the server's `error` event, for ``Code/server``.
+    public var serverCode: String?
+    /// Which timeout, for ``Code/timedOut``.
+    public var timeout: AnswerTimeout?
+    /// Connection attempts made in a row without progress when the answer failed.
+    public var attempts: Int
+
+    public init(
+        _ code: Code, message: String, partialText: String = "", sources: [Source] = [], status: Int? = nil,
+        serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1
+    ) {
+        self.code = code
+        self.message = message
+        self.partialText = partialText
+        self.sources = sources
+        self.status = status
+        self.serverCode = serverCode
+        self.timeout = timeout
+        self.attempts = attempts
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,41 @@
+/// One change to an answer, in order, as a UI or a command consumes it.
+///
+/// An answer's updates always end with exactly one terminal update (``completed(_:)``,
+/// ``failed(_:)`` or ``cancelled(partialText:)``), and nothing follows it.
+///
+/// ```swift
+/// switch update {
+/// case .textAppended(let text): print(text, terminator: "")
+/// case .reconnecting(let attempt, let delay): banner = "Reconnecting (attempt \(attempt)) in \(delay)…"
+/// case .reconnected: banner = nil
+/// case .completed(let completion): save(completion.text)
+/// case .failed(let failure): show(failure.message, keeping: failure.partialText)
+/// default: break
+/// }
+/// ```
+public enum AnswerUpdate: Sendable, Hashable {
+    /// New answer text, to append to what came before. Never repeats text already delivered.
+    case textAppended(String)
+    /// Every source so far, deduplicated by URL, sent only when the list changed.
+    case sourcesMerged([Source])
+    /// A research stage event (tier, searching, planning, rounds, reflection, sources, synthesis).
+    case stageChanged(ResearchEvent.Kind)
+    /// The connection broke; connection attempt `attempt` starts after `after`.
+    case reconnecting(attempt: Int, after: Duration)
+    /// A new connection is open after ``reconnecting(attempt:after:)``.
+    case reconnected
+    /// The answer ended with text: the server's completion, or a timeout that kept partial text.
+    case completed(AnswerCompletion)
+    /// The answer failed; the failure keeps any partial text.
+    case failed(AnswerFailure)
+    /// The answer was cancelled; `partialText` is everything received before.
+    case cancelled(partialText: String)
+
+    /// Whether this update ends the answer.
+    public var isTerminal: Bool {
+        switch self {
+        case .completed, .failed, .cancelled: true
+        case .textAppended, .sourcesMerged, .stageChanged, .reconnecting, .reconnected: false
+        }
+    }
+}

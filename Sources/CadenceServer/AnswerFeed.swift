@@ -1,0 +1,56 @@
+import CadenceCore
+import NIOConcurrencyHelpers
+
+/// What one connection sends for an answer: its events after a cursor, as they are produced, with a
+/// keepalive whenever nothing was sent for a whole `keepAliveInterval`. Shared by SSE and WebSocket.
+struct AnswerFeed: Sendable {
+    enum Item: Sendable {
+        case event(ResearchEvent)
+        case keepalive
+    }
+
+    let registry: AnswerRegistry
+    let clock: any Clock<Duration>
+    let keepAliveInterval: Duration
+
+    /// The items of answer `id` after sequence `after`. The sequence ends after the answer's last
+    /// event, and throws if the answer is forgotten or the reader falls behind the replay log.
+    func items(of id: String, after: Int) -> AsyncThrowingStream<Item, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Item, any Error>.makeStream()
+        let sent = NIOLockedValueBox(0)
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do {
+                        var cursor = after
+                        while true {
+                            let slice = try await registry.read(id, after: cursor)
+                            for event in slice.events {
+                                continuation.yield(.event(event))
+                                if let sequence = event.sequence { cursor = sequence }
+                            }
+                            sent.withLockedValue { $0 += 1 }
+                            if slice.finished && slice.events.isEmpty { break }
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                group.addTask {
+                    var seen = sent.withLockedValue { $0 }
+                    while !Task.isCancelled {
+                        do { try await clock.sleep(for: keepAliveInterval) } catch { return }
+                        let now = sent.withLockedValue { $0 }
+                        if now == seen { continuation.yield(.keepalive) }
+                        seen = sent.withLockedValue { $0 }
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

@@ -1,0 +1,53 @@
+import CadenceCore
+import Foundation
+import Hummingbird
+
+/// The polling transport: `POST /v1/conversations/{id}/messages` starts an answer and returns its
+/// `message_id`; `GET /v1/conversations/{id}/messages?since=N&message_id=…` returns the events with
+/// a sequence greater than N and whether the answer is done.
+extension ReferenceServer {
+    static func addConversationRoutes(to router: Router<BasicRequestContext>, registry: AnswerRegistry, limits: ServerConfiguration) {
+        router.post("/v1/conversations/:conversation/messages") { request, context -> Response in
+            let conversation = try context.parameters.require("conversation")
+            let answerRequest = try await decodeAnswerRequest(request, limits: limits)
+            let id = await registry.start(answerRequest, conversationID: conversation)
+            return json(["message_id": .string(id), "conversation_id": .string(conversation)], status: .created)
+        }
+        router.get("/v1/conversations/:conversation/messages") { request, context -> Response in
+            let conversation = try context.parameters.require("conversation")
+            let query = request.uri.queryParameters
+            let since = try cursor(query.get("since"), name: "since")
+            guard let messages = await registry.messages(in: conversation) else {
+                throw APIError(
+                    status: .notFound, code: "conversation_not_found",
+                    message: "there is no conversation \"\(conversation)\"; post a message first")
+            }
+            guard let id = query.get("message_id") ?? messages.last else {
+                throw APIError(status: .notFound, code: "message_not_found", message: "the conversation has no messages")
+            }
+            guard messages.contains(id) else {
+                throw APIError(
+                    status: .notFound, code: "message_not_found",
+                    message: "the conversation \"\(conversation)\" has no message \"\(id)\"")
+            }
+            let slice = try await registry.snapshot(id, after: since)
+            let events = slice.events.filter { $0.sequence != nil }.map(\.json)
+            return json(["message_id": .string(id), "events": .array(events), "done": .bool(slice.finished)])
+        }
+    }
+
+    /// A non-negative integer cursor from a query parameter or header; absent means 0.
+    static func cursor(_ text: String?, name: String) throws -> Int {
+        guard let text, !text.isEmpty else { return 0 }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+            throw APIError.badRequest("\(name) must be a non-negative integer, not \"\(text)\"")
+        }
+        return value
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: value.jsonText + "\n")))
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CadenceClient
+import CadenceCore
+
+/// How answers from a research server travel, and how long the client waits for them.
+struct ReliabilityOptions: ParsableArguments {
+    enum Transport: String, ExpressibleByArgument, CaseIterable {
+        case sse, websocket, polling
+    }
+
+    @Option(name: .long, help: "How answers travel: sse, websocket or polling.")
+    var transport: Transport = .sse
+
+    @Option(name: .long, help: "Seconds without new content before the answer ends with what it has.")
+    var idleTimeout: Double = 120
+
+    @Option(name: .long, help: "Seconds to wait for the first token.")
+    var firstTokenTimeout: Double = 60
+
+    @Option(name: .long, help: "Seconds an answer may take in all, never reset (default 360; 30 with polling).")
+    var timeout: Double?
+
+    @Option(name: .long, help: "Connection attempts in a row without progress before giving up.")
+    var retries: Int = 3
+
+    func validate() throws {
+        let timeouts = [("--idle-timeout", idleTimeout), ("--first-token-timeout", firstTokenTimeout), ("--timeout", timeout ?? 1)]
+        for (name, value) in timeouts where !(value > 0) {
+            throw ValidationError("\(name) must be a positive number of seconds")
+        }
+        if retries < 1 { throw ValidationError("--retries must be at least 1") }
+    }
+
+    var configuration: ReliabilityConfiguration {
+        // Polling follows seed 003: one safety timeout and nothing else, unless asked otherwise.
+        var configuration = transport == .polling ? ReliabilityConfiguration.polling : ReliabilityConfiguration()
+        if let timeout { configuration.overallTimeout = .milliseconds(Int(timeout * 1000)) }
+        if transport != .polling {
+            configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
+            configuration.firstTokenTimeout = .milliseconds(Int(firstTokenTimeout * 1000))
+        }
+        configuration.maxAttempts = retries
+        return configuration
+    }
+
+    func makeTransport(baseURL: String) -> any ResearchTransport {
+        switch transport {
+        case .sse: SSETransport(baseURL: baseURL)
+        case .websocket: WebSocketTransport(baseURL: baseURL)
+        case .polling: PollingTransport(baseURL: baseURL)
+        }
+    }
+}

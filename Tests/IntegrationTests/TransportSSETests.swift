@@ -1,0 +1,142 @@
+import CadenceClient
+import CadenceCore
+import CadenceEngine
+import CadenceServer
+import Testing
+
+@Suite("SSE transport and resume against the reference server")
+struct TransportSSETests {
+    static let question = AnswerRequest(query: "How does resume with Last-Event-ID work?")
+
+    @Test("a new answer has an id and sequenced events ending in complete")
+    func newAnswer() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (answerID, received) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            #expect(received.error == nil)
+            #expect(answerID?.isEmpty == false)
+            #expect(received.sequences == Array(1...received.sequences.count))
+            #expect(received.endsWithComplete)
+            #expect(!received.text.isEmpty)
+            #expect(received.events.contains { $0.kind == .flushTokens })
+        }
+    }
+
+    @Test("resume replays strictly after N, whatever N is", arguments: [0, 1, 7, 30])
+    func resumeAfter(after: Int) async throws {
+        try await withServer(engine: instantEngine) { server in
+            let transport = SSETransport(baseURL: server.baseURL)
+            let (id, full) = await openAndReceive(transport, Self.question)
+            let answerID = try #require(id)
+            let last = try #require(full.sequences.last)
+            let (_, resumed) = await openAndReceive(
+                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: after))
+            #expect(resumed.error == nil)
+            #expect(resumed.sequences == Array((after + 1)...last))
+            let before = full.events.filter { ($0.sequence ?? Int.max) <= after }
+            #expect(Received(events: before).text + resumed.text == full.text)
+        }
+    }
+
+    @Test("the engine runs on after the client drops, and a resume continues live")
+    func dropAndResumeLive() async throws {
+        let engine = ScriptedEngine()
+        try await withServer(engine: engine) { server in
+            let transport = SSETransport(baseURL: server.baseURL)
+            engine.push(.searching(source: "docs"), .token("Hello"), .token(", "))
+            // Read three events, then drop the connection (it is released when the closure returns).
+            let (id, start) = try await { () async throws -> (String?, Received) in
+                let first = try await transport.open(Self.question, resume: nil)
+                return (first.answerID, await receive(first) { $0.events.count == 3 })
+            }()
+            let answerID = try #require(id)
+            #expect(start.sequences == [1, 2, 3])
+            // Produced while nobody is connected.
+            engine.push(.token("wor"))
+            let resumed = try await transport.open(Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 3))
+            #expect(resumed.answerID == answerID)
+            engine.push(.token("ld"), .complete(Completion()))
+            engine.finish()
+            let rest = await receive(resumed)
+            #expect(rest.error == nil)
+            #expect(rest.sequences == [4, 5, 6])
+            #expect(start.text + rest.text == "Hello, world")
+            #expect(rest.endsWithComplete)
+        }
+    }
+
+    @Test("an unknown answer is a 404 that says so")
+    func unknownAnswer() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (_, received) = await openAndReceive(
+                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumePoint(answerID: "ans_nope", lastSequence: 3))
+            let error = try #require(received.clientError)
+            #expect(error.code == .httpStatus)
+            #expect(error.status == 404)
+            #expect(!error.retryable)
+            #expect(error.message.contains("ans_nope"))
+        }
+    }
+
+    @Test("events dropped from the bounded replay log are a 410; later ones still replay")
+    func evictedEvents() async throws {
+        let engine = ScriptedEngine()
+        var configuration = ServerConfiguration()
+        configuration.replay = ReplayLimits(maxEvents: 5)
+        try await withServer(engine: engine, configuration: configuration) { server in
+            let transport = SSETransport(baseURL: server.baseURL)
+            engine.push(.token("a"), .token("b"))
+            let (id, start) = try await { () async throws -> (String?, Received) in
+                let first = try await transport.open(Self.question, resume: nil)
+                return (first.answerID, await receive(first) { $0.events.count == 2 })
+            }()
+            let answerID = try #require(id)
+            #expect(start.text == "ab")
+            for letter in "cdefghijkl" { engine.push(.token(String(letter))) }
+            engine.push(.complete(Completion()))
+            engine.finish()
+            // Reading the last event proves every event was stored (and the early ones dropped).
+            let (_, tail) = await openAndReceive(transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 12))
+            #expect(tail.sequences == [13])
+            let (_, early) = await openAndReceive(
+                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 2))
+            let error = try #require(early.clientError)
+            #expect(error.status == 410)
+            #expect(error.body?.contains("events_evicted") == true)
+            // The log keeps its last 5 entries: sequences 10, 11, 12, the flush marker and 13.
+            let (_, late) = await openAndReceive(
+                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 10))
+            #expect(late.error == nil)
+            #expect(late.text == "kl")
+            #expect(late.sequences == [11, 12, 13])
+        }
+    }
+
+    @Test("a finished answer is forgotten after its retention, then a resume is a 410")
+    func forgottenAnswer() async throws {
+        let clock = ManualClock()
+        var configuration = ServerConfiguration()
+        configuration.replay = ReplayLimits(retention: .seconds(300))
+        let running = try await ReferenceServer(engine: instantEngine, configuration: configuration, clock: clock).start()
+        defer { Task { await running.shutdown() } }
+        let transport = SSETransport(baseURL: running.baseURL)
+        let (id, full) = await openAndReceive(transport, Self.question)
+        let answerID = try #require(id)
+        #expect(full.endsWithComplete)
+        let resume = ResumePoint(answerID: answerID, lastSequence: 2)
+        // Still kept: a resume works.
+        #expect(await openAndReceive(transport, Self.question, resume: resume).received.error == nil)
+        await clock.waitForSleep(until: .seconds(300))
+        clock.advance(by: .seconds(299))
+        #expect(await openAndReceive(transport, Self.question, resume: resume).received.error == nil)
+        clock.advance(by: .seconds(1))
+        // The eviction runs on the registry actor right after the clock wakes it; wait for its effect.
+        var status: Int?
+        for _ in 0..<1_000 {
+            status = await openAndReceive(transport, Self.question, resume: resume).received.clientError?.status
+            if status != nil { break }
+            await Task.yield()
+        }
+        #expect(status == 410)
+        await running.shutdown()
+    }
+}

@@ -1,0 +1,83 @@
+import CadenceClient
+import CadenceCore
+import CadenceEngine
+import NIOConcurrencyHelpers
+
+/// What a test read from one connection.
+struct Received: Sendable {
+    var events: [ResearchEvent] = []
+    var keepalives = 0
+    var error: (any Error)?
+
+    var sequences: [Int] { events.compactMap(\.sequence) }
+    var text: String {
+        events.reduce(into: "") { text, event in
+            if case .token(let token) = event.kind { text += token }
+        }
+    }
+    var clientError: CadenceClientError? { error as? CadenceClientError }
+    /// The sequenced events with the timings in `complete`'s metadata removed, to compare two runs.
+    var comparableEvents: [ResearchEvent] {
+        events.compactMap { event in
+            guard event.sequence != nil else { return nil }
+            guard case .complete(var completion) = event.kind else { return event }
+            completion.metadata = completion.metadata.filter { !$0.key.hasSuffix("_ms") }
+            return ResearchEvent(sequence: event.sequence, kind: .complete(completion))
+        }
+    }
+    var endsWithComplete: Bool {
+        if case .complete = events.last?.kind { true } else { false }
+    }
+}
+
+/// Reads a connection to its end (or its error), or until `stop` says so.
+func receive(
+    _ connection: TransportConnection, stop: @Sendable (Received) -> Bool = { _ in false }
+) async -> Received {
+    var received = Received()
+    do {
+        for try await item in connection.items {
+            switch item {
+            case .event(let event): received.events.append(event)
+            case .keepalive: received.keepalives += 1
+            }
+            if stop(received) { break }
+        }
+    } catch {
+        received.error = error
+    }
+    return received
+}
+
+/// Opens a connection and reads it, turning an error from `open` into `Received.error`.
+func openAndReceive(
+    _ transport: any ResearchTransport, _ request: AnswerRequest, resume: ResumePoint? = nil
+) async -> (answerID: String?, received: Received) {
+    do {
+        let connection = try await transport.open(request, resume: resume)
+        return (connection.answerID, await receive(connection))
+    } catch {
+        return (nil, Received(error: error))
+    }
+}
+
+/// An engine whose events the test pushes one by one; every answer shares them.
+final class ScriptedEngine: AnswerEngine, Sendable {
+    let stream: AsyncThrowingStream<ResearchEvent.Kind, any Error>
+    let continuation: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncThrowingStream<ResearchEvent.Kind, any Error>.makeStream()
+    }
+
+    func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> { stream }
+
+    func push(_ kinds: ResearchEvent.Kind...) {
+        for kind in kinds { continuation.yield(kind) }
+    }
+
+    func finish() { continuation.finish() }
+}
+
+/// The corpus engine with no delays: the same question gives the same events.
+let instantEngine = CorpusEngine(corpus: try! Corpus.bundled(), tokenDelay: .zero, stageDelay: .zero)

@@ -1,0 +1,96 @@
+import CadenceClient
+import CadenceCore
+import CadenceServer
+import Testing
+
+@Suite("WebSocket transport against the reference server")
+struct TransportWebSocketTests {
+    static let question = AnswerRequest(query: "What is BM25?")
+
+    @Test("a WebSocket answer carries the same events as SSE")
+    func roundTrip() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (id, viaWebSocket) = await openAndReceive(WebSocketTransport(baseURL: server.baseURL), Self.question)
+            let (_, viaSSE) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            #expect(viaWebSocket.error == nil, "\(String(describing: viaWebSocket.error))")
+            #expect(id?.isEmpty == false)
+            #expect(viaWebSocket.sequences == Array(1...viaWebSocket.sequences.count))
+            #expect(viaWebSocket.endsWithComplete)
+            #expect(viaWebSocket.comparableEvents == viaSSE.comparableEvents)
+        }
+    }
+
+    @Test("a WebSocket resume replays strictly after N", arguments: [0, 5, 20])
+    func resume(after: Int) async throws {
+        try await withServer(engine: instantEngine) { server in
+            let transport = WebSocketTransport(baseURL: server.baseURL)
+            let (id, full) = await openAndReceive(transport, Self.question)
+            let answerID = try #require(id)
+            let last = try #require(full.sequences.last)
+            let (resumedID, resumed) = await openAndReceive(
+                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: after))
+            #expect(resumedID == answerID)
+            #expect(resumed.error == nil)
+            #expect(resumed.sequences == Array((after + 1)...last))
+        }
+    }
+
+    @Test("an answer started over SSE can be resumed over a WebSocket")
+    func crossTransportResume() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (id, full) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            let answerID = try #require(id)
+            let (_, resumed) = await openAndReceive(
+                WebSocketTransport(baseURL: server.baseURL), Self.question,
+                resume: ResumePoint(answerID: answerID, lastSequence: 10))
+            #expect(resumed.events == full.events.filter { ($0.sequence ?? 11) > 10 })
+        }
+    }
+
+    @Test("resuming an unknown answer over a WebSocket fails with status 404")
+    func unknownAnswer() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (_, received) = await openAndReceive(
+                WebSocketTransport(baseURL: server.baseURL), Self.question,
+                resume: ResumePoint(answerID: "ans_missing", lastSequence: 0))
+            let error = try #require(received.clientError)
+            #expect(error.code == .httpStatus)
+            #expect(error.status == 404)
+            #expect(error.message.contains("ans_missing"))
+        }
+    }
+
+    @Test("an empty query over a WebSocket is refused with status 400")
+    func badRequest() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (_, received) = await openAndReceive(WebSocketTransport(baseURL: server.baseURL), AnswerRequest(query: " "))
+            #expect(received.clientError?.status == 400)
+        }
+    }
+
+    @Test("a quiet WebSocket stream sends keepalives, which are not events")
+    func keepalives() async throws {
+        let engine = ScriptedEngine()
+        let clock = ManualClock()
+        var configuration = ServerConfiguration()
+        configuration.keepAliveInterval = .seconds(15)
+        let running = try await ReferenceServer(engine: engine, configuration: configuration, clock: clock).start()
+        defer { Task { await running.shutdown() } }
+        engine.push(.token("quiet"))
+        let connection = try await WebSocketTransport(baseURL: running.baseURL).open(Self.question, resume: nil)
+        let reader = Task { await receive(connection) }
+        // The first tick may see the first event as news; the second one certainly sees quiet.
+        for tick in 1...2 {
+            await clock.waitForSleep(until: .seconds(15 * tick))
+            clock.advance(by: .seconds(15))
+        }
+        await clock.waitForSleep(until: .seconds(45))
+        engine.push(.complete(Completion()))
+        engine.finish()
+        let received = await reader.value
+        #expect(received.error == nil)
+        #expect(received.keepalives >= 1)
+        #expect(received.sequences == [1, 2])
+        await running.shutdown()
+    }
+}
