@@ -91,6 +91,12 @@ let package = Package(
             path: "Benchmarks/CadenceBenchmarks",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "CadenceSoak",
+            dependencies: ["CadenceCore", "CadenceClient", "CadenceTesting"],
+            path: "Benchmarks/CadenceSoak",
+            swiftSettings: strict
+        ),
         .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"], swiftSettings: strict),
         .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"], swiftSettings: strict),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),

@@ -1,0 +1,161 @@
+import CadenceClient
+import CadenceCore
+import CadenceServer
+import CadenceTesting
+import Testing
+
+/// The reliability engine end to end: a real AnswerStream, real transports, a real fault server.
+@Suite("AnswerStream over loopback")
+struct AnswerStreamTests {
+    static let text = "Streams break: naïve clients lose text — ünïcödé, 日本語, 🧑‍🚀 and all. Cadence resumes instead."
+
+    /// Fast retries, so tests spend no real time in backoff.
+    static let quickRetries: ReliabilityConfiguration = {
+        var configuration = ReliabilityConfiguration()
+        configuration.backoffBase = .milliseconds(1)
+        configuration.backoffMax = .milliseconds(2)
+        return configuration
+    }()
+
+    static func collect(_ stream: AnswerStream) async -> [AnswerUpdate] {
+        var updates: [AnswerUpdate] = []
+        for await update in stream { updates.append(update) }
+        return updates
+    }
+
+    static func text(of updates: [AnswerUpdate]) -> String {
+        updates.reduce(into: "") { if case .textAppended(let t) = $1 { $0 += t } }
+    }
+
+    @Test("a drop at any byte, even inside a UTF-8 character, is resumed with nothing lost or doubled",
+          arguments: [1, 97, 260, 411, 523, 700])
+    func dropAndResume(atByte: Int) async throws {
+        let script = FaultScript.answer(text: Self.text, tokenCharacters: 3)
+        let server = try await FaultServer.start(script: script)
+        defer { Task { await server.shutdown() } }
+        server.enqueue(.closeAfter(bytes: atByte))
+        let updates = await Self.collect(
+            AnswerStream(
+                request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
+                configuration: Self.quickRetries))
+        #expect(Self.text(of: updates) == script.text)
+        guard case .completed(let completion) = updates.last else {
+            Issue.record("not completed: \(String(describing: updates.last))")
+            return
+        }
+        #expect(completion.reason == .completed)
+        #expect(completion.text == script.text)
+        #expect(updates.filter(\.isTerminal).count == 1)
+        #expect(updates.contains(.reconnected))
+        let resumed = server.requests.dropFirst().first
+        #expect(resumed?.method == "GET", "the second connection resumes")
+    }
+
+    @Test("503, then 429 with Retry-After, then success: retried with reconnecting updates")
+    func retriesStatuses() async throws {
+        let script = FaultScript.answer(text: Self.text)
+        let server = try await FaultServer.start(script: script)
+        defer { Task { await server.shutdown() } }
+        server.enqueue(.status(503), .status(429, headers: ["retry-after-ms": "1"]))
+        let updates = await Self.collect(
+            AnswerStream(
+                request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
+                configuration: Self.quickRetries))
+        let attempts = updates.compactMap { if case .reconnecting(let attempt, _) = $0 { attempt } else { nil } }
+        #expect(attempts == [2, 3])
+        #expect(Self.text(of: updates) == script.text)
+        #expect(updates.last.map { if case .completed = $0 { true } else { false } } == true)
+    }
+
+    @Test("a non-retryable status fails at once with a clear message")
+    func nonRetryable() async throws {
+        let server = try await FaultServer.start(script: FaultScript.answer(text: Self.text))
+        defer { Task { await server.shutdown() } }
+        server.enqueue(.status(400))
+        let updates = await Self.collect(
+            AnswerStream(
+                request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
+                configuration: Self.quickRetries))
+        guard case .failed(let failure) = updates.last else {
+            Issue.record("not failed: \(String(describing: updates.last))")
+            return
+        }
+        #expect(failure.status == 400)
+        #expect(failure.message.contains("400"))
+        #expect(server.requests.count == 1)
+    }
+
+    @Test("a stalled stream times out on the injected clock and keeps its partial text")
+    func idleTimeoutKeepsPartialText() async throws {
+        let script = FaultScript.answer(text: Self.text)
+        let server = try await FaultServer.start(script: script)
+        let gate = FaultGate()
+        defer {
+            gate.release()
+            Task { await server.shutdown() }
+        }
+        let bytes = script.frames(after: 0)
+        server.enqueue(.stall(afterBytes: bytes.frameEnds[8], gate: gate))
+        let clock = CadenceTesting.ManualClock()
+        var configuration = Self.quickRetries
+        configuration.idleTimeout = .seconds(120)
+        configuration.byteIdleTimeout = nil
+        configuration.firstTokenTimeout = nil
+        let stream = AnswerStream(
+            request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
+            configuration: configuration, clock: clock)
+        // Read until some text has arrived, then move time past the idle timeout while the server stalls.
+        var iterator = stream.makeAsyncIterator()
+        var updates: [AnswerUpdate] = []
+        while Self.text(of: updates).isEmpty, let update = await iterator.next() { updates.append(update) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(121))
+        while let update = await iterator.next() { updates.append(update) }
+        guard case .completed(let completion) = updates.last else {
+            Issue.record("not completed: \(String(describing: updates.last))")
+            return
+        }
+        #expect(completion.reason == .timedOut)
+        #expect(!completion.text.isEmpty)
+        #expect(script.text.hasPrefix(completion.text))
+    }
+
+    @Test("cancelling one answer leaves another streaming on the same server untouched")
+    func independentCancellation() async throws {
+        try await withServer { server in
+            let transport = SSETransport(baseURL: server.baseURL)
+            let cancelled = Task {
+                await Self.collect(AnswerStream(request: AnswerRequest(query: "What is BM25?"), transport: transport))
+            }
+            cancelled.cancel()
+            let kept = await Self.collect(
+                AnswerStream(request: AnswerRequest(query: "How does resume work?"), transport: transport))
+            #expect(kept.last.map { if case .completed = $0 { true } else { false } } == true)
+            #expect(!Self.text(of: kept).isEmpty)
+            let cancelledUpdates = await cancelled.value
+            #expect(!cancelledUpdates.contains { if case .completed = $0 { true } else { false } })
+        }
+    }
+
+    @Test("many answers stream at once, each to exactly one terminal state")
+    func manyAtOnce() async throws {
+        try await withServer { server in
+            let transport = SSETransport(baseURL: server.baseURL)
+            let results = await withTaskGroup(of: [AnswerUpdate].self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        await Self.collect(
+                            AnswerStream(request: AnswerRequest(query: index.isMultiple(of: 2) ? "What is SSE?" : "What is BM25?"),
+                                         transport: transport))
+                    }
+                }
+                return await group.reduce(into: [[AnswerUpdate]]()) { $0.append($1) }
+            }
+            #expect(results.count == 12)
+            for updates in results {
+                #expect(updates.filter(\.isTerminal).count == 1)
+                #expect(updates.last.map { if case .completed = $0 { true } else { false } } == true)
+            }
+        }
+    }
+}
