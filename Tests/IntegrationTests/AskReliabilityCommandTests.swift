@@ -1,0 +1,56 @@
+import CadenceCore
+import CadenceTesting
+import Foundation
+import Testing
+
+@Suite("cadence ask through the reliability engine")
+struct AskReliabilityCommandTests {
+    @Test("after a dropped connection, plain ask prints the answer text exactly once")
+    func printsTextOnceAfterReconnecting() async throws {
+        let script = FaultScript.answer(text: "Résumé: streams break — and the reader never pays for it. 🧑‍🚀", tokenCharacters: 2)
+        let server = try await FaultServer.start(script: script)
+        defer { Task { await server.shutdown() } }
+        server.enqueue(.closeAfter(bytes: script.frames(after: 0).frameEnds[6] + 3), .status(503))
+        let result = try await CadenceBinary.run(["ask", "--url", server.baseURL, "--plain", "question"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix(script.text + "\n"))
+        #expect(result.stdout.components(separatedBy: "streams break").count == 2, "the text appears once")
+        #expect(result.stdout.contains("[1] Fault injection"))
+        #expect(result.stderr.contains("reconnecting"))
+    }
+
+    @Test("a failure prints the partial text, then exits non-zero with one line on stderr")
+    func failureKeepsPartialText() async throws {
+        let script = FaultScript.answer(text: "Partial answers survive a failed resume.", tokenCharacters: 5)
+        let server = try await FaultServer.start(script: script)
+        defer { Task { await server.shutdown() } }
+        let cut = script.frames(after: 0).frameEnds[5]
+        server.enqueue(.closeAfter(bytes: cut), .status(400))
+        let result = try await CadenceBinary.run(["ask", "--url", server.baseURL, "--plain", "--retries", "2", "question"])
+        #expect(result.status == 1)
+        #expect(!result.stdout.isEmpty)
+        #expect(script.text.hasPrefix(result.stdout.components(separatedBy: "\n").first ?? "x"))
+        let errorLines = result.stderr.split(separator: "\n").filter { !$0.contains("reconnecting") }
+        #expect(errorLines.count == 1, "stderr: \(result.stderr)")
+        #expect(errorLines.first?.contains("400") == true)
+    }
+
+    @Test("ask works over every transport", arguments: ["sse", "websocket", "polling"])
+    func everyTransport(transport: String) async throws {
+        try await withServer { server in
+            let result = try await CadenceBinary.run([
+                "ask", "--url", server.baseURL, "--transport", transport, "--plain", "What is BM25?",
+            ])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stdout.contains("BM25"))
+            #expect(result.stdout.contains("\nSources\n"))
+        }
+    }
+
+    @Test("bad reliability settings are refused with a clear message")
+    func validation() async throws {
+        let result = try await CadenceBinary.run(["ask", "--url", "http://127.0.0.1:1", "--timeout", "0", "q"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--timeout"))
+    }
+}
