@@ -73,7 +73,7 @@ struct RenderCommand: ParsableCommand {
         case .html: output = HTMLRenderer(tagFilter: true).render(tree)
         case .tree: output = TreeRenderer().render(tree)
         case .ansi:
-            output = ANSIRenderer(width: width ?? Self.terminalWidth(), colors: Self.colorsAllowed(plain: plain))
+            output = ANSIRenderer(width: width ?? TerminalOutput.terminalWidth(), colors: Self.colorsAllowed(plain: plain))
                 .render(tree)
         }
         FileHandle.standardOutput.write(Data(output.utf8))
@@ -84,14 +84,5 @@ struct RenderCommand: ParsableCommand {
     static func colorsAllowed(plain: Bool) -> Bool {
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         return !plain && !noColor && isatty(STDOUT_FILENO) == 1
-    }
-
-    static func terminalWidth() -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 {
-            return columns
-        }
-        return 80
     }
 }

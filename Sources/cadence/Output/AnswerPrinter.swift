@@ -13,10 +13,14 @@ struct AnswerPrinter {
     private(set) var followUps: [String] = []
     private(set) var failure: String?
     private var inText = false
+    /// On a terminal, text is wrapped at word boundaries to this width; elsewhere it is left alone.
+    private let wrapWidth: Int?
+    private var column = 0
 
     init(output: TerminalOutput, showsStages: Bool) {
         self.output = output
         self.showsStages = showsStages
+        wrapWidth = output.styled ? TerminalOutput.terminalWidth() - 1 : nil
     }
 
     mutating func handle(_ update: AnswerUpdate) {
@@ -25,7 +29,7 @@ struct AnswerPrinter {
             if !inText, showsStages { output.line() }
             inText = true
             text += token
-            output.write(token)
+            output.write(wrapped(token))
         case .sourcesMerged(let merged):
             sources = merged
         case .stageChanged(let stage):
@@ -47,6 +51,28 @@ struct AnswerPrinter {
         case .cancelled:
             failure = "cancelled"
         }
+    }
+
+    /// The token as written: a leading space becomes a line break when the word would pass the
+    /// right edge, so words are never cut by the terminal.
+    private mutating func wrapped(_ token: String) -> String {
+        guard let wrapWidth else { return token }
+        var result = ""
+        for (index, line) in token.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 {
+                result += "\n"
+                column = 0
+            }
+            let width = line.count
+            if column > 0, column + width > wrapWidth, line.first == " " {
+                result += "\n" + line.dropFirst()
+                column = width - 1
+            } else {
+                result += line
+                column += width
+            }
+        }
+        return result
     }
 
     /// A stage or connection note: on its own line before the text; on stderr once text has begun.

@@ -42,6 +42,14 @@ struct TerminalOutput {
     func bold(_ text: String) -> String { styled ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func cyan(_ text: String) -> String { styled ? "\u{1B}[36m\(text)\u{1B}[0m" : text }
 
+    /// The terminal's width in columns (`TIOCGWINSZ`, then `$COLUMNS`, then 80).
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
+        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns >= 20 { return columns }
+        return 80
+    }
+
     static func error(_ text: String) {
         write("cadence: \(text)\n", to: STDERR_FILENO)
     }
