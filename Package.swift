@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CadenceCore", targets: ["CadenceCore"]),
         .library(name: "CadencePacing", targets: ["CadencePacing"]),
         .library(name: "CadenceMarkdown", targets: ["CadenceMarkdown"]),
+        .library(name: "CadenceUI", targets: ["CadenceUI"]),
         .library(name: "CadenceClient", targets: ["CadenceClient"]),
         .library(name: "CadenceServer", targets: ["CadenceServer"]),
         .library(name: "CadenceTesting", targets: ["CadenceTesting"]),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "CadenceCore", swiftSettings: strict),
         .target(name: "CadencePacing", swiftSettings: strict),
         .target(name: "CadenceMarkdown", swiftSettings: strict),
+        .target(
+            name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown"], swiftSettings: strict),
         .target(
             name: "CadenceEngine",
             dependencies: ["CadenceCore"],
@@ -99,6 +102,9 @@ let package = Package(
         ),
         .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"], swiftSettings: strict),
         .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"], swiftSettings: strict),
+        .testTarget(
+            name: "CadenceUITests", dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown"],
+            swiftSettings: strict),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),
         .testTarget(
             name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown"], exclude: ["Fixtures"], swiftSettings: strict),

@@ -35,6 +35,7 @@ struct Outcome: Sendable {
     var doubled = 0
     var hung = false
     var wrongTerminal = false
+    var ending = ""
     var faults: [String] = []
     var seconds = 0.0
 }
@@ -73,7 +74,9 @@ func soakOne(index: Int, random: inout SplitMix64) async throws -> Outcome {
     configuration.backoffBase = .milliseconds(1)
     configuration.backoffMax = .milliseconds(4)
     configuration.maxAttempts = 5
-    configuration.overallTimeout = .seconds(30)
+    // Generous: one-byte-per-write bodies are slow on a loaded 2-core machine, and a timeout here
+    // would be counted as a wrong ending, not excused.
+    configuration.overallTimeout = .seconds(120)
     let seed = random.next()
     let stream = AnswerStream(
         request: AnswerRequest(query: "soak \(index)"), transport: SSETransport(baseURL: server.baseURL),
@@ -87,7 +90,7 @@ func soakOne(index: Int, random: inout SplitMix64) async throws -> Outcome {
             return updates
         }
         group.addTask {
-            try? await Task.sleep(for: .seconds(45))
+            try? await Task.sleep(for: .seconds(180))
             return nil
         }
         let first = await group.next()!
@@ -109,6 +112,12 @@ func soakOne(index: Int, random: inout SplitMix64) async throws -> Outcome {
     outcome.lost = expected.count - common
     outcome.doubled = got.count - common
     let terminals = updates.filter(\.isTerminal)
+    switch terminals.last {
+    case .completed(let completion)?: outcome.ending = completion.reason == .completed ? "completed" : "timed out"
+    case .failed(let failure)?: outcome.ending = "failed: \(failure.message)"
+    case .cancelled?: outcome.ending = "cancelled"
+    default: outcome.ending = "none"
+    }
     if terminals.count != 1 { outcome.wrongTerminal = true }
     if case .completed(let completion)? = terminals.last, completion.reason == .completed, completion.text == received {
     } else {
@@ -158,6 +167,6 @@ print("time per answer:     p50 \(ms(times[times.count / 2])), p95 \(ms(times[ti
 let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
 print("wall time:           \(String(format: "%.1f", wallSeconds)) s")
 for (index, outcome) in outcomes.enumerated() where outcome.lost + outcome.doubled > 0 || outcome.hung || outcome.wrongTerminal {
-    print("  answer \(index): faults \(outcome.faults) lost \(outcome.lost) doubled \(outcome.doubled) hung \(outcome.hung)")
+    print("  answer \(index): faults \(outcome.faults) lost \(outcome.lost) doubled \(outcome.doubled) hung \(outcome.hung) ending \(outcome.ending)")
 }
 exit(lost + doubled + hangs + wrong == 0 ? 0 : 1)

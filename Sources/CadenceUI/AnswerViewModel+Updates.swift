@@ -1,0 +1,107 @@
+public import CadenceCore
+import CadenceMarkdown
+import CadencePacing
+
+extension AnswerViewModel {
+    /// Applies one update of the answer's stream. `arrival` is when it arrived on the frame clock,
+    /// if known; otherwise the next frame's time stands for it. Updates after the terminal one are
+    /// ignored.
+    ///
+    /// ```swift
+    /// answer.apply(.textAppended("Server-sent events "), at: .milliseconds(120))
+    /// answer.apply(.completed(completion))
+    /// ```
+    public func apply(_ update: AnswerUpdate, at arrival: Duration? = nil) {
+        guard outcome == nil else { return }
+        switch update {
+        case .textAppended(let chunk):
+            text += chunk
+            pacer.append(chunk, at: arrival)
+            isAnimating = pacer.visibleScalarCount < pacer.receivedScalarCount
+        case .sourcesMerged(let list):
+            mergeSources(list)
+        case .stageChanged(let kind):
+            applyStage(kind)
+        case .reconnecting, .reconnected:
+            applyConnection(update, at: arrival)
+        case .completed(let completion):
+            settleText(completion.text)
+            mergeSources(completion.sources)
+            followUps = completion.followUps
+            metadata = completion.metadata
+            end(.completed(completion), update, at: arrival)
+        case .failed(let failure):
+            settleText(failure.partialText)
+            mergeSources(failure.sources)
+            end(.failed(failure), update, at: arrival)
+        case .cancelled(let partialText):
+            settleText(partialText)
+            pacer.stop()
+            end(.cancelled(partialText: partialText), update, at: arrival)
+        }
+    }
+
+    private func applyStage(_ kind: ResearchEvent.Kind) {
+        switch kind {
+        case .token, .flushTokens, .complete, .error, .unknown:
+            return
+        case .tierSelected(let chosen, _):
+            tier = chosen
+        case .sourcesReady(let list):
+            mergeSources(list)
+        case .searching, .searchComplete, .planningStarted, .planningComplete, .roundStarted, .roundComplete,
+            .reflectionStarted, .reflectionComplete, .sourceSelectionStarted, .synthesisStarted:
+            break
+        }
+        stage = kind
+        stages.append(kind)
+    }
+
+    private func applyConnection(_ update: AnswerUpdate, at arrival: Duration?) {
+        guard let arrival else {
+            unstampedConnectionUpdates.append(update)
+            return
+        }
+        if bannerState.apply(update, now: arrival) { banner = bannerState.banner }
+    }
+
+    private func end(_ ending: Outcome, _ update: AnswerUpdate, at arrival: Duration?) {
+        pacer.finish()
+        outcome = ending
+        if arrival != nil || !unstampedConnectionUpdates.isEmpty {
+            applyConnection(update, at: arrival)
+        } else if bannerState.answerEnded() {
+            banner = bannerState.banner
+        }
+        showRevealedText()
+    }
+
+    /// Adds sources whose URL is new, keeping first-seen order.
+    private func mergeSources(_ list: [Source]) {
+        var known = Set(sources.map(\.url))
+        var merged = sources
+        for source in list where known.insert(source.url).inserted {
+            merged.append(source)
+        }
+        if merged.count != sources.count { sources = merged }
+    }
+
+    /// Makes ``text`` the terminal update's full text. Normally that only appends what the stream
+    /// had not delivered; if it disagrees with what was shown, the final text replaces it, in full.
+    private func settleText(_ final: String) {
+        if final.utf8.count == text.utf8.count, final.utf8.elementsEqual(text.utf8) { return }
+        if final.utf8.starts(with: text.utf8) {
+            let start = final.utf8.index(final.utf8.startIndex, offsetBy: text.utf8.count)
+            // Scalar view: a Character-based slice would round a mid-cluster start down.
+            let rest = Substring(final.unicodeScalars[start...])
+            text = final
+            pacer.append(rest)
+            return
+        }
+        text = final
+        pacer = DisplayPacer(completedText: final, mode: pacer.mode, configuration: pacer.configuration)
+        markdown = MarkdownDocument(options: markdown.options)
+        visibleText = ""
+        shownUTF8 = 0
+    }
+}

@@ -1,0 +1,192 @@
+public import CadenceCore
+public import CadenceMarkdown
+public import CadencePacing
+public import Observation
+
+/// One answer on screen: what the backend has said, and what the display pacer has revealed,
+/// kept apart.
+///
+/// Feed it every ``AnswerUpdate`` of the answer's stream with ``apply(_:at:)``, and call
+/// ``frame(now:)`` once per display frame while ``needsFrames``. Backend state (``text``,
+/// ``sources``, ``stage``, ``followUps``, ``outcome``) changes as updates arrive; display state
+/// (``visibleText``, ``document``, ``isAnimating``) changes only on frames, at the pacer's rhythm.
+/// The markdown ``document`` of the visible text is built incrementally: each frame appends only
+/// the newly visible text to a ``MarkdownDocument``, never re-parsing what came before.
+///
+/// A finished answer opened again (``init(id:query:restoring:)``) shows fully at once, with no replay.
+///
+/// ```swift
+/// let answer = AnswerViewModel(id: "a1", query: "What is SSE?")
+/// for try await update in stream { answer.apply(update) }       // on the main actor
+/// // in the display-frame callback:
+/// if answer.frame(now: clock.now - origin) { redraw(answer.document) }
+/// actionsRow.isHidden = !answer.showsActions
+/// ```
+@Observable @MainActor
+public final class AnswerViewModel: Identifiable {
+    /// How an answer ended.
+    ///
+    /// ```swift
+    /// if case .failed(let failure) = answer.outcome { errorLine = failure.message }
+    /// let restored = AnswerViewModel(id: "a1", query: "q", restoring: .cancelled(partialText: "Half"))
+    /// ```
+    public enum Outcome: Sendable, Hashable {
+        /// Finished with text: the server's completion, or a timeout that kept partial text.
+        case completed(AnswerCompletion)
+        /// Failed; the failure keeps any partial text.
+        case failed(AnswerFailure)
+        /// Cancelled by the user; the partial text stays.
+        case cancelled(partialText: String)
+    }
+
+    /// Identifies the answer, to route a stream's updates to it.
+    public let id: String
+    /// The question this answers.
+    public let query: String
+
+    // MARK: Backend state
+
+    /// Every token received, in order.
+    public internal(set) var text = ""
+    /// Sources from the stream, merged and deduplicated by URL, in first-seen order.
+    public internal(set) var sources: [Source] = []
+    /// The latest research stage (searching, planning, rounds, reflection, synthesis, …), if any.
+    public internal(set) var stage: ResearchEvent.Kind?
+    /// Every research stage so far, in order, for a stage-by-stage status.
+    public internal(set) var stages: [ResearchEvent.Kind] = []
+    /// The research tier the server chose (`"quick"`, `"deep"`, …), if it said.
+    public internal(set) var tier: String?
+    /// Suggested follow-up questions, known once the answer completes.
+    public internal(set) var followUps: [String] = []
+    /// The completion's metadata (timings, counts, engine details).
+    public internal(set) var metadata: [String: JSONValue] = [:]
+    /// How the answer ended, or `nil` while the backend still streams.
+    public internal(set) var outcome: Outcome?
+
+    // MARK: Display state
+
+    /// The text the pacer has revealed so far: a prefix of ``text``.
+    public internal(set) var visibleText = ""
+    /// The markdown of ``visibleText``: open constructs closed virtually while it grows, the
+    /// final tree once the animation is over.
+    public internal(set) var document = MarkdownTree(blocks: [])
+    /// How many blocks at the start of ``document`` are final and will never change.
+    public internal(set) var committedBlockCount = 0
+    /// Whether received text is still waiting to be revealed.
+    public internal(set) var isAnimating = false
+    /// The connection banner to show over this answer, if any.
+    public internal(set) var banner: ConnectionBannerState.Banner?
+
+    @ObservationIgnored var pacer: DisplayPacer
+    @ObservationIgnored var markdown = MarkdownDocument()
+    @ObservationIgnored var isDocumentFinished = false
+    /// How much of the pacer's text (UTF-8 bytes) is in ``visibleText`` and ``markdown``.
+    @ObservationIgnored var shownUTF8 = 0
+    @ObservationIgnored var bannerState: ConnectionBannerState
+    /// Connection updates that came without a time, applied at the next frame.
+    @ObservationIgnored var unstampedConnectionUpdates: [AnswerUpdate] = []
+
+    /// An answer about to stream. `pacer` sets how text is revealed.
+    public init(
+        id: String, query: String, pacer: DisplayPacer = DisplayPacer(),
+        banner: ConnectionBannerState.Configuration = .standard
+    ) {
+        self.id = id
+        self.query = query
+        self.pacer = pacer
+        bannerState = ConnectionBannerState(configuration: banner)
+    }
+
+    /// A finished answer (from history, or a conversation opened again): shown fully at once.
+    public convenience init(id: String, query: String, restoring outcome: Outcome) {
+        self.init(id: id, query: query)
+        apply(outcome.update)
+        pacer = DisplayPacer(completedText: text, mode: pacer.mode, configuration: pacer.configuration)
+        showRevealedText()
+    }
+
+    // MARK: Derived state
+
+    /// Whether the backend is still streaming.
+    public var isStreaming: Bool { outcome == nil }
+    /// True while the backend streams or the pacer still animates: the answer still looks "in progress".
+    public var isEffectivelySearching: Bool { isStreaming || isAnimating }
+    /// Whether to show the actions row (copy, share, retry…): only once both the backend and the
+    /// animation are done.
+    public var showsActions: Bool { !isEffectivelySearching }
+    /// Whether ``frame(now:)`` has work to do: text to reveal, or a banner waiting for its time.
+    public var needsFrames: Bool {
+        isAnimating || !unstampedConnectionUpdates.isEmpty || bannerState.nextDeadline != nil
+    }
+
+    // MARK: Frames
+
+    /// Advances the display to the frame at `now` (any monotonic clock, from a fixed origin).
+    /// Returns whether anything visible changed.
+    @discardableResult
+    public func frame(now: Duration) -> Bool {
+        var bannerChanged = false
+        for update in unstampedConnectionUpdates {
+            bannerChanged = bannerState.apply(update, now: now) || bannerChanged
+        }
+        unstampedConnectionUpdates.removeAll()
+        bannerChanged = bannerState.tick(now: now) || bannerChanged
+        if bannerChanged { banner = bannerState.banner }
+        let update = pacer.advance(to: now)
+        let textChanged = update.changed ? showRevealedText() : finishDocumentIfDone()
+        return bannerChanged || textChanged
+    }
+
+    /// Shows everything received at once (the reader tapped to skip the animation).
+    public func revealAll() {
+        pacer.stop()
+        showRevealedText()
+    }
+
+    /// Moves the newly revealed text into ``visibleText`` and the markdown document.
+    /// Returns whether anything changed.
+    @discardableResult
+    func showRevealedText() -> Bool {
+        let end = pacer.visibleEndIndex
+        let utf8 = pacer.text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: shownUTF8)
+        var changed = false
+        if start < end {
+            // Scalar view: the start may be inside a cluster that a late combining mark extended.
+            let added = Substring(pacer.text.unicodeScalars[start..<end])
+            visibleText += added
+            markdown.append(added)
+            shownUTF8 = utf8.distance(from: utf8.startIndex, to: end)
+            changed = true
+        }
+        isAnimating = pacer.visibleScalarCount < pacer.receivedScalarCount
+        if finishDocumentIfDone() { return true }
+        if changed { publishDocument(markdown.committed + markdown.tail) }
+        return changed
+    }
+
+    /// Once the backend and the animation are both done, replaces the document with the final tree.
+    func finishDocumentIfDone() -> Bool {
+        guard !isDocumentFinished, outcome != nil, !isAnimating else { return false }
+        isDocumentFinished = true
+        let tree = markdown.finish()
+        publishDocument(tree.blocks, committed: tree.blocks.count)
+        return true
+    }
+
+    private func publishDocument(_ blocks: [Block], committed: Int? = nil) {
+        committedBlockCount = committed ?? markdown.committed.count
+        document = MarkdownTree(blocks: blocks)
+    }
+}
+
+extension AnswerViewModel.Outcome {
+    /// The terminal update that carries this outcome.
+    var update: AnswerUpdate {
+        switch self {
+        case .completed(let completion): .completed(completion)
+        case .failed(let failure): .failed(failure)
+        case .cancelled(let partialText): .cancelled(partialText: partialText)
+        }
+    }
+}

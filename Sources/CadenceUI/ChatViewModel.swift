@@ -1,0 +1,209 @@
+public import CadenceCore
+public import Observation
+
+/// One conversation on screen: its answers, newest first, each fed by its own stream, plus the
+/// scroll pinning of the list.
+///
+/// - ``send(_:)`` inserts a placeholder answer at the top at once, opens its stream with the
+///   conversation so far as history, and routes the stream's updates to that answer;
+/// - ``cancel(_:)`` stops one answer and keeps its partial text;
+/// - ``retry(_:)`` asks an answer's question again in its place.
+///
+/// An answer's stream is tagged when it starts; after a cancel or a retry the old stream's late
+/// updates are ignored. Streams come from an injected ``AnswerSource`` (an `AnswerStream` over a
+/// transport in the app, a scripted stream in tests), and time from an injected clock.
+///
+/// ```swift
+/// let chat = ChatViewModel(
+///     clock: ContinuousClock(),
+///     open: ChatViewModel.source { AnswerStream(request: $0, transport: SSETransport(baseURL: url)) })
+/// let answer = chat.send("What is SSE?")
+/// // once per display frame:
+/// if chat.frame() { redraw() }
+/// // view side: .onChange(of: chat.scrollRequests) { proxy.scrollTo(bottom) }
+/// ```
+@Observable @MainActor
+public final class ChatViewModel {
+    /// Opens the update stream of one answer.
+    public typealias AnswerSource = @Sendable (AnswerRequest) -> AsyncStream<AnswerUpdate>
+
+    /// The answers, newest first.
+    public private(set) var answers: [AnswerViewModel] = []
+    /// How many times the view should have scrolled to the bottom: scroll whenever it changes.
+    public private(set) var scrollRequests = 0
+    /// The "↓ N new" pill's count, or `nil` while the pill is hidden.
+    public private(set) var pillCount: Int?
+
+    @ObservationIgnored private let open: AnswerSource
+    @ObservationIgnored private let elapsed: @Sendable () -> Duration
+    @ObservationIgnored private let makeID: @MainActor () -> String
+    @ObservationIgnored private var scroll: ScrollPinState
+    @ObservationIgnored private var streams: [String: (token: Int, task: Task<Void, Never>)] = [:]
+    @ObservationIgnored private var nextToken = 0
+
+    /// - Parameters:
+    ///   - clock: the frame and event clock.
+    ///   - answers: a conversation opened again: its finished answers, newest first (made with
+    ///     ``AnswerViewModel/init(id:query:restoring:)``, so they show fully, without replay).
+    ///   - scroll: scroll pinning tuning.
+    ///   - makeID: a new answer's identifier; defaults to `"answer-1"`, `"answer-2"`, ….
+    ///   - open: opens the stream of one answer's updates.
+    public init<C: Clock>(
+        clock: C, answers: [AnswerViewModel] = [], scroll: ScrollPinState.Configuration = .standard,
+        makeID: (@MainActor () -> String)? = nil, open: @escaping AnswerSource
+    ) where C.Duration == Duration {
+        let origin = clock.now
+        elapsed = { origin.duration(to: clock.now) }
+        self.open = open
+        self.answers = answers
+        self.scroll = ScrollPinState(configuration: scroll)
+        var counter = 0
+        self.makeID =
+            makeID ?? {
+                counter += 1
+                return "answer-\(counter)"
+            }
+    }
+
+    /// An ``AnswerSource`` over any sequence of updates (such as `AnswerStream`). Ending the
+    /// returned stream (a cancel) cancels the iteration of the sequence.
+    public nonisolated static func source<S: AsyncSequence & Sendable>(
+        _ makeUpdates: @escaping @Sendable (AnswerRequest) -> S
+    ) -> AnswerSource where S.Element == AnswerUpdate {
+        { request in
+            let updates = makeUpdates(request)
+            return AsyncStream { continuation in
+                let task = Task {
+                    do {
+                        for try await update in updates { continuation.yield(update) }
+                    } catch {}
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+    }
+
+    /// The answer with this id, if it is in the conversation.
+    public func answer(_ id: String) -> AnswerViewModel? {
+        answers.first { $0.id == id }
+    }
+
+    /// Whether any answer is still streaming.
+    public var isStreaming: Bool { !streams.isEmpty }
+
+    /// Whether ``frame()`` has work to do.
+    public var needsFrames: Bool { answers.contains { $0.needsFrames } || scroll.nextDeadline != nil }
+
+    // MARK: Answers
+
+    /// Asks a question: its placeholder answer appears first at once, the list follows it, and its
+    /// stream starts with every completed earlier exchange as history.
+    @discardableResult
+    public func send(_ query: String) -> AnswerViewModel {
+        var id = makeID()
+        while answer(id) != nil { id = makeID() }  // a restored answer may hold a generated id
+        let answer = AnswerViewModel(id: id, query: query)
+        let request = AnswerRequest(query: query, history: history(olderThan: 0))
+        answers.insert(answer, at: 0)
+        start(answer, request)
+        perform(scroll.messageSent(now: elapsed()))
+        return answer
+    }
+
+    /// Stops one answer's stream; the answer keeps the text it had, and ends cancelled.
+    public func cancel(_ id: String) {
+        guard let stream = streams.removeValue(forKey: id) else { return }
+        stream.task.cancel()
+        guard let answer = answer(id) else { return }
+        answer.apply(.cancelled(partialText: answer.text), at: elapsed())
+    }
+
+    /// Stops every stream (leaving the conversation), keeping partial texts.
+    public func cancelAll() {
+        for id in Array(streams.keys) { cancel(id) }
+    }
+
+    /// Asks an answer's question again, in the same place, with the same history as before.
+    /// Returns the new answer, or `nil` for an unknown id.
+    @discardableResult
+    public func retry(_ id: String) -> AnswerViewModel? {
+        guard let index = answers.firstIndex(where: { $0.id == id }) else { return nil }
+        streams.removeValue(forKey: id)?.task.cancel()
+        let fresh = AnswerViewModel(id: id, query: answers[index].query)
+        answers[index] = fresh
+        start(fresh, AnswerRequest(query: fresh.query, history: history(olderThan: index + 1)))
+        return fresh
+    }
+
+    /// The completed exchanges from `index` on (older answers), oldest first, as chat turns.
+    private func history(olderThan index: Int) -> [ChatTurn] {
+        answers[index...].reversed().flatMap { answer -> [ChatTurn] in
+            guard case .completed = answer.outcome else { return [] }
+            return [ChatTurn(role: "user", content: answer.query), ChatTurn(role: "assistant", content: answer.text)]
+        }
+    }
+
+    private func start(_ answer: AnswerViewModel, _ request: AnswerRequest) {
+        nextToken += 1
+        let token = nextToken
+        let id = answer.id
+        let updates = open(request)
+        let task = Task { [weak self] in
+            for await update in updates {
+                guard let self, self.streams[id]?.token == token else { return }
+                self.route(update, to: id)
+            }
+        }
+        streams[id] = (token, task)
+    }
+
+    private func route(_ update: AnswerUpdate, to id: String) {
+        answer(id)?.apply(update, at: elapsed())
+        if update.isTerminal { streams[id] = nil }
+    }
+
+    // MARK: Frames and scrolling
+
+    /// Advances every animating answer to the current frame and follows growth. Returns whether
+    /// anything visible changed.
+    @discardableResult
+    public func frame() -> Bool {
+        let now = elapsed()
+        var changed = false
+        var newBlocks = 0
+        for answer in answers where answer.needsFrames {
+            let blocksBefore = answer.document.blocks.count
+            guard answer.frame(now: now) else { continue }
+            changed = true
+            newBlocks += max(0, answer.document.blocks.count - blocksBefore)
+        }
+        if changed { perform(scroll.contentGrew(by: newBlocks, now: now)) }
+        perform(scroll.tick(now: now))
+        return changed
+    }
+
+    /// The user started dragging the list.
+    public func userDragged() { perform(scroll.userDragged()) }
+
+    /// The list moved; `distance` is from the viewport's bottom to the content's bottom.
+    public func scrolled(distanceFromBottom distance: Double) {
+        perform(scroll.scrolled(distanceFromBottom: distance))
+    }
+
+    /// The "↓ N new" pill was tapped.
+    public func pillTapped() { perform(scroll.pillTapped(now: elapsed())) }
+
+    /// Whether the list follows new content.
+    public var isPinned: Bool { scroll.isPinned }
+
+    private func perform(_ actions: [ScrollPinState.Action]) {
+        for action in actions {
+            switch action {
+            case .scrollToBottom: scrollRequests += 1
+            case .showPill(let count): pillCount = count
+            case .hidePill: pillCount = nil
+            }
+        }
+    }
+}

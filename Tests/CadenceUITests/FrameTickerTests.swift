@@ -1,0 +1,60 @@
+import CadenceCore
+import CadenceUI
+import Testing
+
+@MainActor
+@Suite struct FrameTickerTests {
+    @Test func framesComeEveryIntervalUntilTheFrameSaysStop() async throws {
+        let clock = StepClock()
+        var times: [Duration] = []
+        try await FrameTicker(clock: clock, interval: .milliseconds(16)).run { now in
+            times.append(now)
+            return times.count < 5
+        }
+        #expect(times == [16, 32, 48, 64, 80].map { .milliseconds($0) })
+    }
+
+    @Test func aLateFrameRestartsTheScheduleInsteadOfBursting() async throws {
+        // The third sleep wakes 50 ms late.
+        let clock = StepClock(start: .zero, lateness: { $0 == 3 ? .milliseconds(50) : .zero })
+        var times: [Duration] = []
+        try await FrameTicker(clock: clock, interval: .milliseconds(10)).run { now in
+            times.append(now)
+            return times.count < 5
+        }
+        #expect(times == [10, 20, 80, 90, 100].map { .milliseconds($0) })
+    }
+
+    @Test func cancellationEndsTheLoop() async {
+        let clock = StepClock()
+        var frames = 0
+        await #expect(throws: CancellationError.self) {
+            try await FrameTicker(clock: clock).run { _ in
+                frames += 1
+                if frames == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+                return true
+            }
+        }
+        #expect(frames == 3)
+    }
+
+    @Test func drivesAStreamingAnswerToTheEndOfItsAnimation() async throws {
+        let model = AnswerViewModel(id: "a", query: "q")
+        let words = "A paced answer with **bold** words and a citation [1].\n\nSecond paragraph, slowly.".split(
+            separator: " ", omittingEmptySubsequences: false)
+        var frames = 0
+        try await FrameTicker(clock: StepClock()).run { now in
+            frames += 1
+            if frames <= words.count {
+                model.apply(.textAppended((frames == 1 ? "" : " ") + words[frames - 1]), at: now)
+            } else if frames == words.count + 1 {
+                model.apply(.completed(AnswerCompletion(reason: .completed, text: model.text)), at: now)
+            }
+            model.frame(now: now)
+            return (model.needsFrames || model.isStreaming) && frames < 1_000
+        }
+        #expect(frames > words.count && frames < 1_000)
+        #expect(model.visibleText == words.joined(separator: " "))
+        #expect(model.showsActions)
+    }
+}
