@@ -10,18 +10,11 @@ struct HTTPBodyReader {
     let request: HTTPClientRequest
     let timeout: TimeAmount
     private var body: HTTPClientResponse.Body.AsyncIterator?
-    /// The response head's headers, once the request was sent.
-    private(set) var responseHeaders: HTTPHeaders?
 
     init(_ request: StreamingRequest) {
         self.httpClient = request.httpClient
         self.request = request.request
         self.timeout = request.timeout
-    }
-
-    /// Sends the request if it was not sent yet, and waits for a 200 response head.
-    mutating func connectIfNeeded() async throws {
-        if body == nil { body = try await connect() }
     }
 
     /// The next chunk of the body, or `nil` at its end. The first call sends the request.
@@ -37,7 +30,7 @@ struct HTTPBodyReader {
         }
     }
 
-    private mutating func connect() async throws -> HTTPClientResponse.Body.AsyncIterator {
+    private func connect() async throws -> HTTPClientResponse.Body.AsyncIterator {
         let response: HTTPClientResponse
         do {
             response = try await httpClient.execute(request, timeout: timeout)
@@ -53,7 +46,6 @@ struct HTTPBodyReader {
                 Int(response.status.code), reason: response.status.reasonPhrase, body: String(buffer: bytes),
                 retryAfter: RetryAfter.parse(response.headers))
         }
-        responseHeaders = response.headers
         return response.body.makeAsyncIterator()
     }
 }

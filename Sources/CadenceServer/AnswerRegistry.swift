@@ -75,7 +75,7 @@ actor AnswerRegistry {
             try Task.checkCancellation()
             let slice = try snapshot(id, after: sequence)
             if !slice.events.isEmpty || slice.finished { return slice }
-            await waitForChange(of: id)
+            await waitForChange(of: id, after: sequence)
         }
     }
 
@@ -132,12 +132,18 @@ actor AnswerRegistry {
         for waiter in waiters.values { waiter.resume() }
     }
 
-    private func waitForChange(of id: String) async {
+    /// Suspends until answer `id` has an event after `sequence`, ends, is forgotten, or the task is
+    /// cancelled. Checks again before suspending, so a change can never slip past unnoticed.
+    private func waitForChange(of id: String, after sequence: Int) async {
         nextWaiter += 1
         let token = nextWaiter
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if Task.isCancelled || answers[id] == nil {
+                guard let answer = answers[id] else {
+                    continuation.resume()
+                    return
+                }
+                if Task.isCancelled || answer.finished || answer.log.lastSequence > sequence {
                     continuation.resume()
                 } else {
                     answers[id]?.waiters[token] = continuation

@@ -3,6 +3,7 @@ import CadenceCore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -43,9 +44,15 @@ public struct ReferenceServer: Sendable {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let registry = AnswerRegistry(engine: engine, clock: clock, limits: configuration.replay)
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
+        let tracker = ConnectionTracker()
+        let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed).buildResponder()
         let application = Application(
             router: makeRouter(registry: registry, feed: feed),
-            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter(registry: registry, feed: feed)),
+            server: HTTPServerBuilder { responder in
+                tracker.tracking(
+                    HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init()))
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -63,7 +70,8 @@ public struct ReferenceServer: Sendable {
             try await group.run()
         }
         for await port in ports {
-            return RunningServer(host: configuration.host, port: port, group: group, task: task, registry: registry)
+            return RunningServer(
+                host: configuration.host, port: port, group: group, task: task, registry: registry, connections: tracker)
         }
         // The server stopped before it listened: surface why.
         try await task.value
@@ -150,15 +158,30 @@ public struct RunningServer: Sendable {
     let group: ServiceGroup
     let task: Task<Void, any Error>
     let registry: AnswerRegistry
+    let connections: ConnectionTracker
 
     /// `http://HOST:PORT`.
     public var baseURL: String { "http://\(host):\(port)" }
 
-    /// Stops accepting connections, lets open streams finish, and waits for the server to stop.
+    /// Stops accepting connections, ends the answers still being produced (their streams end
+    /// abruptly, so clients can tell), lets other requests finish, and waits for the server to stop.
     public func shutdown() async {
         await registry.shutdown()
         await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        // A connection that never sent a request ignores the graceful shutdown: close it. Check again
+        // while waiting, in case one was accepted just before the listener closed.
+        let (task, connections) = (self.task, self.connections)
+        await withTaskGroup(of: Void.self) { waiting in
+            waiting.addTask { _ = try? await task.value }
+            waiting.addTask {
+                while !Task.isCancelled {
+                    connections.closeSilentConnections()
+                    try? await ContinuousClock().sleep(for: .milliseconds(200))
+                }
+            }
+            await waiting.next()
+            waiting.cancelAll()
+        }
     }
 
     /// Waits until the server stops (for example on SIGINT or SIGTERM).

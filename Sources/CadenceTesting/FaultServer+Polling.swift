@@ -13,6 +13,8 @@ extension FaultServer {
         state: NIOLockedValueBox<State>
     ) {
         router.post("/v1/conversations/:conversation/messages") { request, _ -> Response in
+            var request = request
+            _ = try await request.collectBody(upTo: 1 << 20)
             let fault = nextFault(state, method: "POST", path: request.uri.path, after: 0)
             return respond(to: fault, json: ["message_id": .string(answerID)])
         }

@@ -74,7 +74,11 @@ public final class FaultServer: Sendable {
                 })
         }
         router.post("/v1/answers") { request, _ -> Response in
-            respond(request, after: 0, method: "POST")
+            // Read the body first: closing a socket with unread input sends a reset, which can make
+            // the client lose bytes the server did send before the injected cut.
+            var request = request
+            _ = try await request.collectBody(upTo: 1 << 20)
+            return respond(request, after: 0, method: "POST")
         }
         router.get("/v1/answers/:id/events") { request, context -> Response in
             let header = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters.get("after")

@@ -41,7 +41,7 @@ struct TransportFaultTests {
             let error = try #require(first.clientError)
             #expect(error.code == .transport)
             #expect(error.retryable)
-            // Exactly the frames that were wholly sent arrived.
+            // Exactly the frames wholly sent before the cut arrived: none lost, none broken.
             let (_, ends) = Self.script.frames(after: 0)
             let whole = ends.filter { $0 <= offset }.count
             #expect(first.events == Array(Self.script.events.prefix(whole)))

@@ -89,6 +89,37 @@ struct TransportPollingTests {
         await server.shutdown()
     }
 
+    @Test("a poll with nothing new is a keepalive, not an event")
+    func emptyPollIsKeepalive() async throws {
+        let engine = ScriptedEngine()
+        let clock = ManualClock()
+        try await withServer(engine: engine) { server in
+            engine.push(.token("first"))
+            let polling = PollingTransport(baseURL: server.baseURL, conversationID: "quiet", clock: clock)
+            let connection = try await polling.open(Self.question, resume: nil)
+            let reader = Task { await receive(connection) }
+            // Poll 1 (immediate) may or may not see the token; polls 2 and 3 come after the clock moves.
+            for tick in 1...2 {
+                await clock.waitForSleep(until: .seconds(2 * tick))
+                clock.advance(by: .seconds(2))
+            }
+            await clock.waitForSleep(until: .seconds(6))
+            engine.push(.complete(Completion()))
+            engine.finish()
+            // Reading the answer to its end over SSE proves the server has finished it before the next poll.
+            let answerID = try #require(connection.answerID)
+            let (_, tail) = await openAndReceive(
+                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 1))
+            #expect(tail.sequences == [2])
+            clock.advance(by: .seconds(2))
+            let received = await reader.value
+            #expect(received.error == nil)
+            #expect(received.sequences == [1, 2])
+            #expect(received.keepalives >= 1)
+            #expect(received.text == "first")
+        }
+    }
+
     @Test("transient poll failures are logged and polling goes on")
     func transientErrors() async throws {
         let script = FaultScript.answer(text: "Grüße aus Köln 🎉 und mehr", tokenCharacters: 3)

@@ -14,36 +14,59 @@ import NIOHTTP1
 /// }
 /// ```
 public struct SSETransport: ResearchTransport {
-    public var baseURL: String
-    public var httpClient: HTTPClient
-    /// How long to wait for the response head.
-    public var connectTimeout: Duration
-    public var limits: SSELimits
+    /// The server, HTTP client and SSE limits to use. (Connecting is bounded by the HTTP client's
+    /// connect timeout; the stream itself by the reliability engine's timeouts.)
+    public var client: ResearchClient
+
+    public init(client: ResearchClient) {
+        self.client = client
+    }
 
     public init(
         baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
         limits: SSELimits = .default
     ) {
-        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        self.httpClient = httpClient
-        self.connectTimeout = connectTimeout
-        self.limits = limits
+        self.init(client: ResearchClient(baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits))
     }
 
     public func open(_ request: AnswerRequest, resume: ResumePoint?) async throws -> TransportConnection {
-        var reader = HTTPBodyReader(
-            StreamingRequest(httpClient: httpClient, request: httpRequest(request, resume: resume), timeout: TimeAmount(connectTimeout)))
-        try await reader.connectIfNeeded()
-        let answerID = reader.responseHeaders?.first(name: "cadence-answer-id") ?? resume?.answerID
-        let transfer = ReaderTransfer(reader: reader)
-        let limits = self.limits
+        let httpRequest = try self.httpRequest(request, resume: resume)
+        let delegate = ResponseStreamDelegate()
+        let task = client.httpClient.execute(request: httpRequest, delegate: delegate)
+        var parts = delegate.parts.makeAsyncIterator()
+        let head: HTTPResponseHead
+        do {
+            head = try await withTaskCancellationHandler {
+                guard case .head(let head)? = try await parts.next() else {
+                    throw CadenceClientError(.transport, message: "the server closed the connection before answering", retryable: true)
+                }
+                return head
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            task.cancel()
+            throw Self.connectError(error, url: httpRequest.url.absoluteString)
+        }
+        guard head.status == .ok else {
+            var body = ByteBuffer()
+            while case .body(var part)? = try? await parts.next(), body.readableBytes < 64 << 10 { body.writeBuffer(&part) }
+            task.cancel()
+            throw CadenceClientError.httpStatus(
+                Int(head.status.code), reason: head.status.reasonPhrase, body: String(buffer: body),
+                retryAfter: RetryAfter.parse(head.headers))
+        }
+        let answerID = head.headers.first(name: "cadence-answer-id") ?? resume?.answerID
+        let transfer = PartsTransfer(parts: parts)
+        let limits = client.limits
         let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
-        let task = Task {
-            var reader = transfer.reader
+        let pump = Task {
+            var parts = transfer.parts
             var decoder = SSEDecoder(limits: limits)
             var sseItems: [SSEItem] = []
             do {
-                while let chunk = try await reader.next() {
+                while let part = try await parts.next() {
+                    guard case .body(let chunk) = part else { continue }
                     try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &sseItems) }
                     try Self.yield(sseItems, to: continuation)
                     sseItems.removeAll(keepingCapacity: true)
@@ -54,24 +77,38 @@ public struct SSETransport: ResearchTransport {
                 continuation.finish(throwing: Self.clientError(error))
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { _ in
+            pump.cancel()
+            task.cancel()
+        }
         return TransportConnection(answerID: answerID, items: items)
     }
 
-    func httpRequest(_ request: AnswerRequest, resume: ResumePoint?) -> HTTPClientRequest {
+    func httpRequest(_ request: AnswerRequest, resume: ResumePoint?) throws -> HTTPClient.Request {
         guard let resume else {
-            var httpRequest = HTTPClientRequest(url: baseURL + "/v1/answers")
-            httpRequest.method = .POST
-            httpRequest.headers.add(name: "Content-Type", value: "application/json")
-            httpRequest.headers.add(name: "Accept", value: "text/event-stream")
-            httpRequest.body = .bytes(ByteBuffer(string: ResearchClient.body(for: request)))
-            return httpRequest
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "application/json")
+            headers.add(name: "Accept", value: "text/event-stream")
+            return try HTTPClient.Request(
+                url: client.baseURL + "/v1/answers", method: .POST, headers: headers,
+                body: .string(ResearchClient.body(for: request)))
         }
-        var httpRequest = HTTPClientRequest(url: baseURL + "/v1/answers/\(URLPath.escape(resume.answerID))/events")
-        httpRequest.method = .GET
-        httpRequest.headers.add(name: "Accept", value: "text/event-stream")
-        httpRequest.headers.add(name: "Last-Event-ID", value: String(resume.lastSequence))
-        return httpRequest
+        var headers = HTTPHeaders()
+        headers.add(name: "Accept", value: "text/event-stream")
+        headers.add(name: "Last-Event-ID", value: String(resume.lastSequence))
+        return try HTTPClient.Request(
+            url: client.baseURL + "/v1/answers/\(URLPath.escape(resume.answerID))/events", method: .GET, headers: headers)
+    }
+
+    static func connectError(_ error: any Error, url: String) -> any Error {
+        switch error {
+        case is CadenceClientError, is CancellationError: error
+        case let error as HTTPClientError where error == .cancelled: CancellationError()
+        default:
+            CadenceClientError(
+                .transport, message: "could not reach \(url): \(error)", retryable: true,
+                underlying: error as? any Error & Sendable)
+        }
     }
 
     /// Comments other than `: flush-tokens`, and `retry:`, become ``TransportItem/keepalive``.
@@ -98,9 +135,9 @@ public struct SSETransport: ResearchTransport {
     }
 }
 
-/// Hands a connected reader to the task that pumps it; only that task uses it afterwards.
-private struct ReaderTransfer: @unchecked Sendable {
-    var reader: HTTPBodyReader
+/// Hands the response's parts to the task that pumps them; only that task uses them afterwards.
+private struct PartsTransfer: @unchecked Sendable {
+    var parts: AsyncThrowingStream<ResponseStreamDelegate.Part, any Error>.AsyncIterator
 }
 
 /// Percent-escapes a path segment (ids are URL-safe in practice; this keeps odd ones harmless).
