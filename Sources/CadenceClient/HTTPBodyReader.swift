@@ -4,57 +4,124 @@ import NIOHTTP1
 
 /// Sends one streaming request and reads its body chunk by chunk, turning every failure into a
 /// ``CadenceClientError``: a non-200 status (with the body text), an unreachable server, or a
-/// connection that breaks mid-stream. Shared by every SSE and NDJSON stream of this module.
+/// connection that breaks mid-stream. Shared by the research and model streams of this module.
+///
+/// It reads through ``ResponseStreamDelegate``, which sees every body part that arrived before a
+/// broken connection (AsyncHTTPClient's `HTTPClientResponse.Body` may drop some), so a reader keeps
+/// every byte that arrived.
 struct HTTPBodyReader {
-    let httpClient: HTTPClient
-    let request: HTTPClientRequest
-    let timeout: TimeAmount
-    private var body: HTTPClientResponse.Body.AsyncIterator?
+    let request: StreamingRequest
+    private var parts: AsyncThrowingStream<ResponseStreamDelegate.Part, any Error>.AsyncIterator?
+    private var connection: OpenConnection?
 
     init(_ request: StreamingRequest) {
-        self.httpClient = request.httpClient
-        self.request = request.request
-        self.timeout = request.timeout
+        self.request = request
     }
 
     /// The next chunk of the body, or `nil` at its end. The first call sends the request.
     mutating func next() async throws -> ByteBuffer? {
-        if body == nil { body = try await connect() }
+        if parts == nil { try await connect() }
+        let connection = connection
         do {
-            return try await body!.next()
+            let part = try await withTaskCancellationHandler {
+                try await parts!.next()
+            } onCancel: {
+                connection?.cancel()
+            }
+            try Task.checkCancellation()
+            switch part {
+            case .body(let buffer)?: return buffer
+            case .head?: return ByteBuffer()
+            case nil: return nil
+            }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             throw CadenceClientError(
-                .transport, message: "the connection failed mid-stream: \(error)", retryable: true, underlying: error)
+                .transport, message: "the connection failed mid-stream: \(error)", retryable: true,
+                underlying: error as? any Error & Sendable)
         }
     }
 
-    private func connect() async throws -> HTTPClientResponse.Body.AsyncIterator {
-        let response: HTTPClientResponse
+    private mutating func connect() async throws {
+        let httpRequest: HTTPClient.Request
         do {
-            response = try await httpClient.execute(request, timeout: timeout)
+            httpRequest = try request.makeRequest()
+        } catch {
+            throw CadenceClientError(.invalidURL, message: "cannot request \(request.url): \(error)")
+        }
+        let delegate = ResponseStreamDelegate()
+        let task = request.httpClient.execute(
+            request: httpRequest, delegate: delegate, deadline: .now() + request.connectTimeout)
+        let connection = OpenConnection(task: task)
+        self.connection = connection
+        var parts = delegate.parts.makeAsyncIterator()
+        let head: HTTPResponseHead
+        do {
+            head = try await withTaskCancellationHandler {
+                guard case .head(let head)? = try await parts.next() else {
+                    throw CadenceClientError(
+                        .transport, message: "\(request.url) closed the connection before answering", retryable: true)
+                }
+                return head
+            } onCancel: {
+                connection.cancel()
+            }
+            try Task.checkCancellation()
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as CadenceClientError {
+            throw error
         } catch {
             throw CadenceClientError(
-                .transport, message: "could not reach \(request.url): \(error)", retryable: true, underlying: error)
+                .transport, message: "could not reach \(request.url): \(error)", retryable: true,
+                underlying: error as? any Error & Sendable)
         }
-        guard response.status == .ok else {
-            let bytes = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
+        guard head.status == .ok else {
+            var body = ByteBuffer()
+            while body.readableBytes < 64 << 10, case .body(var part)? = try? await parts.next() {
+                body.writeBuffer(&part)
+            }
+            connection.cancel()
             throw CadenceClientError.httpStatus(
-                Int(response.status.code), reason: response.status.reasonPhrase, body: String(buffer: bytes),
-                retryAfter: RetryAfter.parse(response.headers))
+                Int(head.status.code), reason: head.status.reasonPhrase, body: String(buffer: body),
+                retryAfter: RetryAfter.parse(head.headers))
         }
-        return response.body.makeAsyncIterator()
+        self.parts = parts
+    }
+}
+
+/// Cancels the request when the reader that owns it goes away without reading to the end.
+private final class OpenConnection: Sendable {
+    let task: HTTPClient.Task<Void>
+
+    init(task: HTTPClient.Task<Void>) {
+        self.task = task
+    }
+
+    func cancel() {
+        task.cancel()
+    }
+
+    deinit {
+        task.cancel()
     }
 }
 
 /// Everything needed to send one streaming request; each iteration of a stream sends it anew.
 struct StreamingRequest: Sendable {
     let httpClient: HTTPClient
-    let request: HTTPClientRequest
-    let timeout: TimeAmount
+    let url: String
+    let method: HTTPMethod
+    let headers: HTTPHeaders
+    let body: String?
+    /// How long to wait for the response head (AsyncHTTPClient's deadline does not cut a body that
+    /// is streaming).
+    let connectTimeout: TimeAmount
+
+    func makeRequest() throws -> HTTPClient.Request {
+        try HTTPClient.Request(url: url, method: method, headers: headers, body: body.map { .string($0) })
+    }
 }
 
 /// Reads `retry-after-ms` and `retry-after` (seconds, or an HTTP date) response headers.

@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 public import CadenceCore
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// Streams answers from a Cadence research server over SSE.
 ///
@@ -32,13 +33,13 @@ public struct ResearchClient: Sendable {
 
     /// Asks a question; the events arrive as the server writes them.
     public func answer(_ request: AnswerRequest) -> ResearchEventStream {
-        var httpRequest = HTTPClientRequest(url: baseURL + "/v1/answers")
-        httpRequest.method = .POST
-        httpRequest.headers.add(name: "Content-Type", value: "application/json")
-        httpRequest.headers.add(name: "Accept", value: "text/event-stream")
-        httpRequest.body = .bytes(ByteBuffer(string: Self.body(for: request)))
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Accept", value: "text/event-stream")
         return ResearchEventStream(
-            request: StreamingRequest(httpClient: httpClient, request: httpRequest, timeout: TimeAmount(connectTimeout)),
+            request: StreamingRequest(
+                httpClient: httpClient, url: baseURL + "/v1/answers", method: .POST, headers: headers,
+                body: Self.body(for: request), connectTimeout: TimeAmount(connectTimeout)),
             limits: limits)
     }
 

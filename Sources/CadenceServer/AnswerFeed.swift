@@ -16,8 +16,13 @@ struct AnswerFeed: Sendable {
     /// The items of answer `id` after sequence `after`. The sequence ends after the answer's last
     /// event, and throws if the answer is forgotten or the reader falls behind the replay log.
     func items(of id: String, after: Int) -> AsyncThrowingStream<Item, any Error> {
+        items(of: id, after: after, clock: clock)
+    }
+
+    private func items<C: Clock<Duration>>(of id: String, after: Int, clock: C) -> AsyncThrowingStream<Item, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Item, any Error>.makeStream()
-        let sent = NIOLockedValueBox(0)
+        let lastSent = NIOLockedValueBox(clock.now)
+        let interval = keepAliveInterval
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -29,7 +34,7 @@ struct AnswerFeed: Sendable {
                                 continuation.yield(.event(event))
                                 if let sequence = event.sequence { cursor = sequence }
                             }
-                            sent.withLockedValue { $0 += 1 }
+                            if !slice.events.isEmpty { lastSent.withLockedValue { $0 = clock.now } }
                             if slice.finished && slice.events.isEmpty { break }
                         }
                         continuation.finish()
@@ -38,12 +43,19 @@ struct AnswerFeed: Sendable {
                     }
                 }
                 group.addTask {
-                    var seen = sent.withLockedValue { $0 }
+                    // A keepalive whenever a whole interval has passed since anything was sent,
+                    // measured on the injected clock.
+                    var deadline = clock.now.advanced(by: interval)
                     while !Task.isCancelled {
-                        do { try await clock.sleep(for: keepAliveInterval) } catch { return }
-                        let now = sent.withLockedValue { $0 }
-                        if now == seen { continuation.yield(.keepalive) }
-                        seen = sent.withLockedValue { $0 }
+                        do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+                        let quietUntil = lastSent.withLockedValue { $0 }.advanced(by: interval)
+                        if quietUntil <= clock.now {
+                            continuation.yield(.keepalive)
+                            lastSent.withLockedValue { $0 = clock.now }
+                            deadline = clock.now.advanced(by: interval)
+                        } else {
+                            deadline = quietUntil
+                        }
                     }
                 }
                 await group.next()

@@ -34,9 +34,7 @@ public struct ModelClient: Sendable {
     /// Sends the conversation (oldest turn first, the question last) and streams the answer.
     public func stream(_ turns: [ChatTurn]) -> ModelEventStream {
         ModelEventStream(
-            request: StreamingRequest(
-                httpClient: httpClient, request: provider.streamingRequest(for: turns),
-                timeout: TimeAmount(connectTimeout)),
+            request: provider.streamingRequest(for: turns, httpClient: httpClient, connectTimeout: connectTimeout),
             decoder: ModelStreamDecoder(dialect: provider.kind.dialect, limits: limits))
     }
 }

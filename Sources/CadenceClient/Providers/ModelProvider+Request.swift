@@ -1,25 +1,26 @@
 import AsyncHTTPClient
 import CadenceCore
 import NIOCore
+import NIOHTTP1
 
 extension ModelProvider {
     /// The streaming HTTP request for a conversation, in this provider's format.
-    func streamingRequest(for turns: [ChatTurn]) -> HTTPClientRequest {
+    func streamingRequest(for turns: [ChatTurn], httpClient: HTTPClient, connectTimeout: Duration) -> StreamingRequest {
         let (path, body) = pathAndBody(for: turns)
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "Accept", value: kind == .ollama ? "application/x-ndjson" : "text/event-stream")
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Accept", value: kind == .ollama ? "application/x-ndjson" : "text/event-stream")
         if let apiKey, !apiKey.isEmpty {
             switch kind {
-            case .openAI, .ollama: request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
-            case .anthropic: request.headers.add(name: "x-api-key", value: apiKey)
-            case .gemini: request.headers.add(name: "x-goog-api-key", value: apiKey)
+            case .openAI, .ollama: headers.add(name: "Authorization", value: "Bearer \(apiKey)")
+            case .anthropic: headers.add(name: "x-api-key", value: apiKey)
+            case .gemini: headers.add(name: "x-goog-api-key", value: apiKey)
             }
         }
-        if kind == .anthropic { request.headers.add(name: "anthropic-version", value: "2023-06-01") }
-        request.body = .bytes(ByteBuffer(string: body.jsonText))
-        return request
+        if kind == .anthropic { headers.add(name: "anthropic-version", value: "2023-06-01") }
+        return StreamingRequest(
+            httpClient: httpClient, url: baseURL + path, method: .POST, headers: headers, body: body.jsonText,
+            connectTimeout: TimeAmount(connectTimeout))
     }
 
     private func pathAndBody(for turns: [ChatTurn]) -> (String, JSONValue) {
