@@ -103,7 +103,7 @@ enum AnswerStreamDriver {
                     connectionNumber += 1
                     connectionTask = openConnection(
                         number: connectionNumber, stream: stream,
-                        resume: cursor.map { ResumePoint(answerID: $0.answerID, lastSequence: $0.lastSequence) },
+                        resume: cursor,
                         inputs: inputContinuation)
                 }
             }
@@ -151,7 +151,7 @@ enum AnswerStreamDriver {
 
     /// Opens one connection in a task of its own and forwards everything it delivers as inputs.
     static func openConnection(
-        number: Int, stream: AnswerStream, resume: ResumePoint?, inputs: AsyncStream<Input>.Continuation
+        number: Int, stream: AnswerStream, resume: ResumeCursor?, inputs: AsyncStream<Input>.Continuation
     ) -> Task<Void, Never> {
         Task {
             let connection: TransportConnection

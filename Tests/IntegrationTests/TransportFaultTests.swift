@@ -47,7 +47,7 @@ struct TransportFaultTests {
             #expect(first.events == Array(Self.script.events.prefix(whole)))
             let last = first.sequences.last ?? 0
             let answerID = try #require(id)
-            let (_, rest) = await openAndReceive(transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: last))
+            let (_, rest) = await openAndReceive(transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: last))
             #expect(rest.error == nil)
             #expect(first.text + rest.text == Self.script.text)
             #expect(first.sequences + rest.sequences == Array(1...Self.script.lastSequence))
@@ -78,7 +78,7 @@ struct TransportFaultTests {
     func unknownResume() async throws {
         try await Self.withFaultServer { _, transport in
             let (_, received) = await openAndReceive(
-                transport, Self.question, resume: ResumePoint(answerID: "other", lastSequence: 1))
+                transport, Self.question, resume: ResumeCursor(answerID: "other", lastSequence: 1))
             #expect(received.clientError?.status == 404)
         }
     }
@@ -122,7 +122,7 @@ struct TransportFaultTests {
             await gate.reached.wait()
             #expect(!gate.released.isOpen)
             // A new connection resumes the same answer from the cursor while the first one stalls.
-            let resumed = try await transport.open(Self.question, resume: ResumePoint(answerID: server.answerID, lastSequence: 6))
+            let resumed = try await transport.open(Self.question, resume: ResumeCursor(answerID: server.answerID, lastSequence: 6))
             let rest = await receive(resumed)
             #expect(beforeStall.text + rest.text == Self.script.text)
             gate.release()

@@ -47,7 +47,7 @@ struct TransportPollingTests {
             let (id, full) = await openAndReceive(polling, Self.question)
             let answerID = try #require(id)
             let (_, resumed) = await openAndReceive(
-                polling, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 12))
+                polling, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 12))
             #expect(resumed.sequences == Array(13...(full.sequences.last ?? 0)))
         }
     }
@@ -58,7 +58,7 @@ struct TransportPollingTests {
             let polling = PollingTransport(baseURL: server.baseURL, conversationID: "c3", clock: ImmediateClock())
             _ = await openAndReceive(polling, Self.question)
             let (_, received) = await openAndReceive(
-                polling, Self.question, resume: ResumePoint(answerID: "ans_unknown", lastSequence: 0))
+                polling, Self.question, resume: ResumeCursor(answerID: "ans_unknown", lastSequence: 0))
             #expect(received.clientError?.status == 404)
             #expect(received.clientError?.retryable == false)
         }
@@ -109,7 +109,7 @@ struct TransportPollingTests {
             // Reading the answer to its end over SSE proves the server has finished it before the next poll.
             let answerID = try #require(connection.answerID)
             let (_, tail) = await openAndReceive(
-                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 1))
+                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 1))
             #expect(tail.sequences == [2])
             clock.advance(by: .seconds(2))
             let received = await reader.value

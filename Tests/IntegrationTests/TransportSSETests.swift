@@ -29,7 +29,7 @@ struct TransportSSETests {
             let answerID = try #require(id)
             let last = try #require(full.sequences.last)
             let (_, resumed) = await openAndReceive(
-                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: after))
+                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: after))
             #expect(resumed.error == nil)
             #expect(resumed.sequences == Array((after + 1)...last))
             let before = full.events.filter { ($0.sequence ?? Int.max) <= after }
@@ -52,7 +52,7 @@ struct TransportSSETests {
             #expect(start.sequences == [1, 2, 3])
             // Produced while nobody is connected.
             engine.push(.token("wor"))
-            let resumed = try await transport.open(Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 3))
+            let resumed = try await transport.open(Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 3))
             #expect(resumed.answerID == answerID)
             engine.push(.token("ld"), .complete(Completion()))
             engine.finish()
@@ -68,7 +68,7 @@ struct TransportSSETests {
     func unknownAnswer() async throws {
         try await withServer(engine: instantEngine) { server in
             let (_, received) = await openAndReceive(
-                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumePoint(answerID: "ans_nope", lastSequence: 3))
+                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumeCursor(answerID: "ans_nope", lastSequence: 3))
             let error = try #require(received.clientError)
             #expect(error.code == .httpStatus)
             #expect(error.status == 404)
@@ -95,16 +95,16 @@ struct TransportSSETests {
             engine.push(.complete(Completion()))
             engine.finish()
             // Reading the last event proves every event was stored (and the early ones dropped).
-            let (_, tail) = await openAndReceive(transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 12))
+            let (_, tail) = await openAndReceive(transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 12))
             #expect(tail.sequences == [13])
             let (_, early) = await openAndReceive(
-                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 2))
+                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 2))
             let error = try #require(early.clientError)
             #expect(error.status == 410)
             #expect(error.body?.contains("events_evicted") == true)
             // The log keeps its last 5 entries: sequences 10, 11, 12, the flush marker and 13.
             let (_, late) = await openAndReceive(
-                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: 10))
+                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 10))
             #expect(late.error == nil)
             #expect(late.text == "kl")
             #expect(late.sequences == [11, 12, 13])
@@ -122,7 +122,7 @@ struct TransportSSETests {
         let (id, full) = await openAndReceive(transport, Self.question)
         let answerID = try #require(id)
         #expect(full.endsWithComplete)
-        let resume = ResumePoint(answerID: answerID, lastSequence: 2)
+        let resume = ResumeCursor(answerID: answerID, lastSequence: 2)
         // Still kept: a resume works.
         #expect(await openAndReceive(transport, Self.question, resume: resume).received.error == nil)
         await clock.waitForSleep(until: .seconds(300))

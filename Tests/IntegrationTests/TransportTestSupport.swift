@@ -51,7 +51,7 @@ func receive(
 
 /// Opens a connection and reads it, turning an error from `open` into `Received.error`.
 func openAndReceive(
-    _ transport: any ResearchTransport, _ request: AnswerRequest, resume: ResumePoint? = nil
+    _ transport: any ResearchTransport, _ request: AnswerRequest, resume: ResumeCursor? = nil
 ) async -> (answerID: String?, received: Received) {
     do {
         let connection = try await transport.open(request, resume: resume)

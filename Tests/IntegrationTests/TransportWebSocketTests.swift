@@ -28,7 +28,7 @@ struct TransportWebSocketTests {
             let answerID = try #require(id)
             let last = try #require(full.sequences.last)
             let (resumedID, resumed) = await openAndReceive(
-                transport, Self.question, resume: ResumePoint(answerID: answerID, lastSequence: after))
+                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: after))
             #expect(resumedID == answerID)
             #expect(resumed.error == nil)
             #expect(resumed.sequences == Array((after + 1)...last))
@@ -42,7 +42,7 @@ struct TransportWebSocketTests {
             let answerID = try #require(id)
             let (_, resumed) = await openAndReceive(
                 WebSocketTransport(baseURL: server.baseURL), Self.question,
-                resume: ResumePoint(answerID: answerID, lastSequence: 10))
+                resume: ResumeCursor(answerID: answerID, lastSequence: 10))
             #expect(resumed.events == full.events.filter { ($0.sequence ?? 11) > 10 })
         }
     }
@@ -52,7 +52,7 @@ struct TransportWebSocketTests {
         try await withServer(engine: instantEngine) { server in
             let (_, received) = await openAndReceive(
                 WebSocketTransport(baseURL: server.baseURL), Self.question,
-                resume: ResumePoint(answerID: "ans_missing", lastSequence: 0))
+                resume: ResumeCursor(answerID: "ans_missing", lastSequence: 0))
             let error = try #require(received.clientError)
             #expect(error.code == .httpStatus)
             #expect(error.status == 404)

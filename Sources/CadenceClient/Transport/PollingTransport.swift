@@ -46,7 +46,7 @@ public struct PollingTransport: ResearchTransport {
 
     var messagesURL: String { baseURL + "/v1/conversations/\(URLPath.escape(conversationID))/messages" }
 
-    public func open(_ request: AnswerRequest, resume: ResumePoint?) async throws -> TransportConnection {
+    public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
         let messageID: String
         let after: Int
         if let resume {

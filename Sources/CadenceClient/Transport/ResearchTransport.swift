@@ -3,22 +3,11 @@ public import CadenceCore
 /// Something that carries one answer's research events: SSE, WebSocket or HTTP polling.
 ///
 /// A transport opens one connection per call; reconnecting and resuming are the caller's job
-/// (``ResumePoint`` says where to resume). Every failure is thrown as ``CadenceClientError`` with
+/// (``ResumeCursor`` says where to resume). Every failure is thrown as ``CadenceClientError`` with
 /// `retryable` and `retryAfter` set, so the reliability engine can decide what to do.
 public protocol ResearchTransport: Sendable {
     /// Opens a connection for a new answer, or resumes one after `resume.lastSequence`.
-    func open(_ request: AnswerRequest, resume: ResumePoint?) async throws -> TransportConnection
-}
-
-/// Where to pick an answer up again: the server's answer id and the last sequence number applied.
-public struct ResumePoint: Sendable, Hashable {
-    public var answerID: String
-    public var lastSequence: Int
-
-    public init(answerID: String, lastSequence: Int) {
-        self.answerID = answerID
-        self.lastSequence = lastSequence
-    }
+    func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection
 }
 
 /// One open connection: the server's id for the answer, and what arrives on it.

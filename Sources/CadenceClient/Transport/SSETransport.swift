@@ -29,7 +29,7 @@ public struct SSETransport: ResearchTransport {
         self.init(client: ResearchClient(baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits))
     }
 
-    public func open(_ request: AnswerRequest, resume: ResumePoint?) async throws -> TransportConnection {
+    public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
         let httpRequest = try self.httpRequest(request, resume: resume)
         let delegate = ResponseStreamDelegate()
         let task = client.httpClient.execute(request: httpRequest, delegate: delegate)
@@ -84,7 +84,7 @@ public struct SSETransport: ResearchTransport {
         return TransportConnection(answerID: answerID, items: items)
     }
 
-    func httpRequest(_ request: AnswerRequest, resume: ResumePoint?) throws -> HTTPClient.Request {
+    func httpRequest(_ request: AnswerRequest, resume: ResumeCursor?) throws -> HTTPClient.Request {
         guard let resume else {
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "application/json")

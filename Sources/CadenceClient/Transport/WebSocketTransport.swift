@@ -37,7 +37,7 @@ public struct WebSocketTransport: ResearchTransport {
         return base + "/v1/answers/ws"
     }
 
-    public func open(_ request: AnswerRequest, resume: ResumePoint?) async throws -> TransportConnection {
+    public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
         let opening: String =
             if let resume {
                 JSONValue.object([

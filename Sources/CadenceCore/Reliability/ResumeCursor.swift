@@ -1,12 +1,11 @@
 /// Where to pick an answer up after a drop: the server's answer id and the last sequence applied.
 ///
-/// The driver maps it to its transport's resume point, for SSE
-/// `GET /v1/answers/{answerID}/events` with `Last-Event-ID: {lastSequence}`.
+/// Transports take it as it is; for SSE it becomes `GET /v1/answers/{answerID}/events` with
+/// `Last-Event-ID: {lastSequence}`.
 ///
 /// ```swift
-/// case .connect(let resume?):
-///     connection = try await transport.open(request, resume: ResumePoint(answerID: resume.answerID,
-///                                                                       lastSequence: resume.lastSequence))
+/// case .connect(let resume):
+///     connection = try await transport.open(request, resume: resume)
 /// ```
 public struct ResumeCursor: Sendable, Hashable {
     public var answerID: String
