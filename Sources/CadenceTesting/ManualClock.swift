@@ -1,9 +1,8 @@
 import NIOConcurrencyHelpers
 
-/// A clock that moves only when a test moves it, so tests of timed behaviour never sleep for real.
-///
-/// Unlike advancing blindly, ``waitForSleepers(_:)`` lets a test wait until the code under test is
-/// actually suspended in `sleep` before it advances time, which removes the race between the two.
+/// A clock that moves only when a test advances it, and tells the test when code sleeps on it, so a
+/// test can advance exactly after the code under test has suspended (never before), and tests of
+/// timed behaviour never sleep for real.
 ///
 /// ```swift
 /// let clock = ManualClock()
@@ -12,7 +11,7 @@ import NIOConcurrencyHelpers
 /// clock.advance(by: .seconds(15))   // prints "woke"
 /// ```
 public final class ManualClock: Clock, Sendable {
-    public struct Instant: InstantProtocol, Hashable, Sendable {
+    public struct Instant: InstantProtocol {
         public var offset: Duration
         public init(offset: Duration) { self.offset = offset }
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
@@ -21,16 +20,15 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private struct Sleeper {
-        var id: Int
         var deadline: Instant
         var continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
         var now = Instant(offset: .zero)
-        var sleepers: [Sleeper] = []
+        var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var watchers: [(predicate: @Sendable ([Instant]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = NIOLockedValueBox(State())
@@ -40,9 +38,6 @@ public final class ManualClock: Clock, Sendable {
     public var now: Instant { state.withLockedValue { $0.now } }
     public var minimumResolution: Duration { .zero }
 
-    /// How many tasks are sleeping on this clock now.
-    public var sleeperCount: Int { state.withLockedValue { $0.sleepers.count } }
-
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLockedValue { state -> Int in
@@ -51,52 +46,64 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resumeNow, ready) = state.withLockedValue { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    if deadline <= state.now || Task.isCancelled { return (true, []) }
-                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return (false, Self.takeReadyWaiters(&state))
+                let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+                    if deadline <= state.now {
+                        continuation.resume()
+                        return []
+                    }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return Self.satisfiedWatchers(&state)
                 }
-                if resumeNow { continuation.resume() }
-                ready.forEach { $0.resume() }
+                for watcher in woken { watcher.resume() }
             }
         } onCancel: {
-            let cancelled = state.withLockedValue { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.sleepers.remove(at: index)
-            }
-            cancelled?.continuation.resume(throwing: CancellationError())
+            state.withLockedValue { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
         }
-        try Task.checkCancellation()
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline has come.
+    public func advance(by duration: Duration) {
+        let due = state.withLockedValue { state -> [CheckedContinuation<Void, any Error>] in
+            state.now = state.now.advanced(by: duration)
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return due.values.sorted { $0.deadline < $1.deadline }.map(\.continuation)
+        }
+        for continuation in due { continuation.resume() }
+    }
+
+    /// Returns once the pending sleeps (as offsets from time zero) satisfy `predicate`.
+    public func waitForSleeps(_ predicate: @escaping @Sendable ([Duration]) -> Bool) async {
+        let check: @Sendable ([Instant]) -> Bool = { predicate($0.map(\.offset)) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLockedValue { state -> Bool in
+                if check(state.sleepers.values.map(\.deadline)) { return true }
+                state.watchers.append((check, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Returns once something sleeps until `deadline` (an offset from time zero) or later.
+    public func waitForSleep(until deadline: Duration) async {
+        await waitForSleeps { $0.contains { $0 >= deadline } }
+    }
+
+    private static func satisfiedWatchers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+        let deadlines = state.sleepers.values.map(\.deadline)
+        var woken: [CheckedContinuation<Void, Never>] = []
+        state.watchers.removeAll { watcher in
+            guard watcher.predicate(deadlines) else { return false }
+            woken.append(watcher.continuation)
+            return true
+        }
+        return woken
     }
 
     /// Returns once at least `count` tasks are sleeping on this clock.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLockedValue { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
-    public func advance(by duration: Duration) {
-        let due = state.withLockedValue { state -> [Sleeper] in
-            state.now = state.now.advanced(by: duration)
-            let now = state.now
-            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
-            state.sleepers.removeAll { $0.deadline <= now }
-            return due
-        }
-        due.forEach { $0.continuation.resume() }
-    }
-
-    private static func takeReadyWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-        let count = state.sleepers.count
-        let ready = state.sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
-        state.sleeperWaiters.removeAll { $0.count <= count }
-        return ready
+        await waitForSleeps { $0.count >= count }
     }
 }

@@ -1,9 +1,7 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import ServiceLifecycle
 
 /// A loopback HTTP server that replays scripted responses, for testing clients over real sockets.
 ///
@@ -17,21 +15,19 @@ import ServiceLifecycle
 /// defer { Task { await server.shutdown() } }
 /// ```
 public final class ReplayServer: Sendable {
-    public let port: Int
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let loopback: LoopbackServer
     private let recorded: NIOLockedValueBox<[RecordedRequest]>
 
+    public var port: Int { loopback.port }
+
     /// `http://127.0.0.1:PORT`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { loopback.baseURL }
 
     /// The requests received so far, in order.
     public var requests: [RecordedRequest] { recorded.withLockedValue { $0 } }
 
-    private init(port: Int, group: ServiceGroup, task: Task<Void, any Error>, recorded: NIOLockedValueBox<[RecordedRequest]>) {
-        self.port = port
-        self.group = group
-        self.task = task
+    private init(loopback: LoopbackServer, recorded: NIOLockedValueBox<[RecordedRequest]>) {
+        self.loopback = loopback
         self.recorded = recorded
     }
 
@@ -63,34 +59,13 @@ public final class ReplayServer: Sendable {
             }
             return next.response()
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "cadence.replay")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let task = Task {
-            defer { continuation.finish() }
-            try await group.run()
-        }
-        for await port in ports {
-            return ReplayServer(port: port, group: group, task: task, recorded: recorded)
-        }
-        try await task.value
-        throw CancellationError()
+        let loopback = try await LoopbackServer.start(router: router, label: "cadence.replay")
+        return ReplayServer(loopback: loopback, recorded: recorded)
     }
 
     /// Stops the server and waits for it.
     public func shutdown() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        await loopback.shutdown()
     }
 
     static func matches(pattern: String, path: String) -> Bool {

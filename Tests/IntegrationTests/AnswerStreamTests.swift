@@ -96,7 +96,7 @@ struct AnswerStreamTests {
         }
         let bytes = script.frames(after: 0)
         server.enqueue(.stall(afterBytes: bytes.frameEnds[8], gate: gate))
-        let clock = CadenceTesting.ManualClock()
+        let clock = ManualClock()
         var configuration = Self.quickRetries
         configuration.idleTimeout = .seconds(120)
         configuration.byteIdleTimeout = nil

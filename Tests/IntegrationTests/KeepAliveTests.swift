@@ -25,7 +25,7 @@ private struct SlowEngine: AnswerEngine {
 struct KeepAliveTests {
     @Test("a quiet stream gets ': keepalive' every interval, and only while quiet")
     func keepAliveWhileQuiet() async throws {
-        let clock = CadenceTesting.ManualClock()
+        let clock = ManualClock()
         let server = try await ReferenceServer(engine: SlowEngine(), clock: clock).start()
         defer { Task { await server.shutdown() } }
         var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")

@@ -1,3 +1,4 @@
+import CadenceTesting
 import CadenceClient
 import CadenceCore
 import CadenceServer
