@@ -20,7 +20,7 @@ struct HTTPBodyReader {
 
     /// The next chunk of the body, or `nil` at its end. The first call sends the request.
     mutating func next() async throws -> ByteBuffer? {
-        if parts == nil { try await connect() }
+        if parts == nil { _ = try await connect() }
         let connection = connection
         do {
             let part = try await withTaskCancellationHandler {
@@ -34,16 +34,18 @@ struct HTTPBodyReader {
             case .head?: return ByteBuffer()
             case nil: return nil
             }
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
+            // Cancelling the reader's task cancels the request, which fails with the client's own error.
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw CadenceClientError(
                 .transport, message: "the connection failed mid-stream: \(error)", retryable: true,
                 underlying: error as? any Error & Sendable)
         }
     }
 
-    private mutating func connect() async throws {
+    /// Sends the request and waits for a 200 response head; returns its headers. Called by the first
+    /// ``next()`` when the caller does not need the headers.
+    mutating func connect() async throws -> HTTPHeaders {
         let httpRequest: HTTPClient.Request
         do {
             httpRequest = try request.makeRequest()
@@ -68,11 +70,10 @@ struct HTTPBodyReader {
                 connection.cancel()
             }
             try Task.checkCancellation()
-        } catch is CancellationError {
-            throw CancellationError()
         } catch let error as CadenceClientError {
             throw error
         } catch {
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw CadenceClientError(
                 .transport, message: "could not reach \(request.url): \(error)", retryable: true,
                 underlying: error as? any Error & Sendable)
@@ -88,6 +89,7 @@ struct HTTPBodyReader {
                 retryAfter: RetryAfter.parse(head.headers))
         }
         self.parts = parts
+        return head.headers
     }
 }
 

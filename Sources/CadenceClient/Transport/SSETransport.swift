@@ -14,8 +14,8 @@ import NIOHTTP1
 /// }
 /// ```
 public struct SSETransport: ResearchTransport {
-    /// The server, HTTP client and SSE limits to use. (Connecting is bounded by the HTTP client's
-    /// connect timeout; the stream itself by the reliability engine's timeouts.)
+    /// The server, HTTP client and SSE limits to use. (Waiting for the response head is bounded by
+    /// its `connectTimeout`; the stream itself by the reliability engine's timeouts.)
     public var client: ResearchClient
 
     public init(client: ResearchClient) {
@@ -30,43 +30,18 @@ public struct SSETransport: ResearchTransport {
     }
 
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
-        let httpRequest = try self.httpRequest(request, resume: resume)
-        let delegate = ResponseStreamDelegate()
-        let task = client.httpClient.execute(request: httpRequest, delegate: delegate)
-        var parts = delegate.parts.makeAsyncIterator()
-        let head: HTTPResponseHead
-        do {
-            head = try await withTaskCancellationHandler {
-                guard case .head(let head)? = try await parts.next() else {
-                    throw CadenceClientError(.transport, message: "the server closed the connection before answering", retryable: true)
-                }
-                return head
-            } onCancel: {
-                task.cancel()
-            }
-        } catch {
-            task.cancel()
-            throw Self.connectError(error, url: httpRequest.url.absoluteString)
-        }
-        guard head.status == .ok else {
-            var body = ByteBuffer()
-            while case .body(var part)? = try? await parts.next(), body.readableBytes < 64 << 10 { body.writeBuffer(&part) }
-            task.cancel()
-            throw CadenceClientError.httpStatus(
-                Int(head.status.code), reason: head.status.reasonPhrase, body: String(buffer: body),
-                retryAfter: RetryAfter.parse(head.headers))
-        }
-        let answerID = head.headers.first(name: "cadence-answer-id") ?? resume?.answerID
-        let transfer = PartsTransfer(parts: parts)
+        var reader = HTTPBodyReader(streamingRequest(request, resume: resume))
+        let headers = try await reader.connect()
+        let answerID = headers.first(name: "cadence-answer-id") ?? resume?.answerID
+        let transfer = ReaderTransfer(reader: reader)
         let limits = client.limits
         let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
         let pump = Task {
-            var parts = transfer.parts
+            var reader = transfer.reader
             var decoder = SSEDecoder(limits: limits)
             var sseItems: [SSEItem] = []
             do {
-                while let part = try await parts.next() {
-                    guard case .body(let chunk) = part else { continue }
+                while let chunk = try await reader.next() {
                     try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &sseItems) }
                     try Self.yield(sseItems, to: continuation)
                     sseItems.removeAll(keepingCapacity: true)
@@ -77,38 +52,25 @@ public struct SSETransport: ResearchTransport {
                 continuation.finish(throwing: Self.clientError(error))
             }
         }
-        continuation.onTermination = { _ in
-            pump.cancel()
-            task.cancel()
-        }
+        continuation.onTermination = { _ in pump.cancel() }
         return TransportConnection(answerID: answerID, items: items)
     }
 
-    func httpRequest(_ request: AnswerRequest, resume: ResumeCursor?) throws -> HTTPClient.Request {
-        guard let resume else {
-            var headers = HTTPHeaders()
-            headers.add(name: "Content-Type", value: "application/json")
-            headers.add(name: "Accept", value: "text/event-stream")
-            return try HTTPClient.Request(
-                url: client.baseURL + "/v1/answers", method: .POST, headers: headers,
-                body: .string(ResearchClient.body(for: request)))
-        }
+    /// `POST /v1/answers` for a new answer; `GET /v1/answers/{id}/events` with `Last-Event-ID` to resume.
+    func streamingRequest(_ request: AnswerRequest, resume: ResumeCursor?) -> StreamingRequest {
         var headers = HTTPHeaders()
         headers.add(name: "Accept", value: "text/event-stream")
-        headers.add(name: "Last-Event-ID", value: String(resume.lastSequence))
-        return try HTTPClient.Request(
-            url: client.baseURL + "/v1/answers/\(URLPath.escape(resume.answerID))/events", method: .GET, headers: headers)
-    }
-
-    static func connectError(_ error: any Error, url: String) -> any Error {
-        switch error {
-        case is CadenceClientError, is CancellationError: error
-        case let error as HTTPClientError where error == .cancelled: CancellationError()
-        default:
-            CadenceClientError(
-                .transport, message: "could not reach \(url): \(error)", retryable: true,
-                underlying: error as? any Error & Sendable)
+        let timeout = TimeAmount(client.connectTimeout)
+        guard let resume else {
+            headers.add(name: "Content-Type", value: "application/json")
+            return StreamingRequest(
+                httpClient: client.httpClient, url: client.baseURL + "/v1/answers", method: .POST, headers: headers,
+                body: ResearchClient.body(for: request), connectTimeout: timeout)
         }
+        headers.add(name: "Last-Event-ID", value: String(resume.lastSequence))
+        return StreamingRequest(
+            httpClient: client.httpClient, url: client.baseURL + "/v1/answers/\(URLPath.escape(resume.answerID))/events",
+            method: .GET, headers: headers, body: nil, connectTimeout: timeout)
     }
 
     /// Comments other than `: flush-tokens`, and `retry:`, become ``TransportItem/keepalive``.
@@ -135,9 +97,9 @@ public struct SSETransport: ResearchTransport {
     }
 }
 
-/// Hands the response's parts to the task that pumps them; only that task uses them afterwards.
-private struct PartsTransfer: @unchecked Sendable {
-    var parts: AsyncThrowingStream<ResponseStreamDelegate.Part, any Error>.AsyncIterator
+/// Hands the connected reader to the task that pumps it; only that task uses it afterwards.
+private struct ReaderTransfer: @unchecked Sendable {
+    var reader: HTTPBodyReader
 }
 
 /// Percent-escapes a path segment (ids are URL-safe in practice; this keeps odd ones harmless).
