@@ -3,6 +3,8 @@ import PackageDescription
 
 // Modules point one way, by dependency weight:
 //   CadenceCore, CadencePacing, CadenceMarkdown   pure logic, no I/O, no dependencies
+//   CadenceStore                                   conversations in SQLite (GRDB)       → Core
+//   CadenceUI                                      UI-agnostic view models              → Core, Pacing, Markdown, Store
 //   CadenceEngine                                  answer engines (corpus retrieval)   → Core
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine
@@ -19,6 +21,7 @@ let package = Package(
         .library(name: "CadenceCore", targets: ["CadenceCore"]),
         .library(name: "CadencePacing", targets: ["CadencePacing"]),
         .library(name: "CadenceMarkdown", targets: ["CadenceMarkdown"]),
+        .library(name: "CadenceStore", targets: ["CadenceStore"]),
         .library(name: "CadenceUI", targets: ["CadenceUI"]),
         .library(name: "CadenceClient", targets: ["CadenceClient"]),
         .library(name: "CadenceServer", targets: ["CadenceServer"]),
@@ -34,13 +37,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(name: "CadenceCore", swiftSettings: strict),
         .target(name: "CadencePacing", swiftSettings: strict),
         .target(name: "CadenceMarkdown", swiftSettings: strict),
         .target(
-            name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown"], swiftSettings: strict),
+            name: "CadenceStore",
+            dependencies: ["CadenceCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
+            swiftSettings: strict),
         .target(
             name: "CadenceEngine",
             dependencies: ["CadenceCore"],
@@ -84,6 +94,7 @@ let package = Package(
             name: "cadence",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
+                "CadenceStore", "CadenceUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -101,9 +112,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"], swiftSettings: strict),
+        .testTarget(
+            name: "CadenceStoreTests",
+            dependencies: [
+                "CadenceStore", "CadenceCore", "CadenceTesting", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"], swiftSettings: strict),
         .testTarget(
-            name: "CadenceUITests", dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown"],
+            name: "CadenceUITests",
+            dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
             swiftSettings: strict),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),
         .testTarget(
@@ -111,7 +129,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting",
+                "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
+                "CadenceUI",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strict

@@ -1,6 +1,7 @@
 public import CadenceCore
 public import CadenceMarkdown
 public import CadencePacing
+public import CadenceStore
 public import Observation
 
 /// One answer on screen: what the backend has said, and what the display pacer has revealed,
@@ -37,6 +38,9 @@ public final class AnswerViewModel: Identifiable {
         case failed(AnswerFailure)
         /// Cancelled by the user; the partial text stays.
         case cancelled(partialText: String)
+        /// Found unfinished after the app or process died mid-answer (restored from a store); the
+        /// last checkpointed text stays.
+        case interrupted(partialText: String)
     }
 
     /// Identifies the answer, to route a stream's updates to it.
@@ -101,8 +105,19 @@ public final class AnswerViewModel: Identifiable {
     public convenience init(id: String, query: String, restoring outcome: Outcome) {
         self.init(id: id, query: query)
         apply(outcome.update)
+        self.outcome = outcome
         pacer = DisplayPacer(completedText: text, mode: pacer.mode, configuration: pacer.configuration)
         showRevealedText()
+    }
+
+    /// An answer read back from a ``ConversationStore``, shown fully at once. One the store still
+    /// has as streaming (another process is writing it) shows as interrupted here.
+    public convenience init(restoring stored: StoredAnswer) {
+        self.init(id: stored.id, query: stored.query, restoring: Outcome(stored))
+        if let tier = stored.tier { self.tier = tier }
+        if sources.isEmpty { sources = stored.sources }
+        followUps = stored.followUps
+        metadata = stored.metadata
     }
 
     // MARK: Derived state
@@ -186,7 +201,37 @@ extension AnswerViewModel.Outcome {
         switch self {
         case .completed(let completion): .completed(completion)
         case .failed(let failure): .failed(failure)
-        case .cancelled(let partialText): .cancelled(partialText: partialText)
+        case .cancelled(let partialText), .interrupted(let partialText): .cancelled(partialText: partialText)
+        }
+    }
+
+    /// How a stored answer ended, as an outcome.
+    init(_ stored: StoredAnswer) {
+        switch stored.state {
+        case .completed, .timedOut:
+            self = .completed(
+                AnswerCompletion(
+                    reason: stored.state == .timedOut ? .timedOut : .completed, text: stored.text,
+                    sources: stored.sources, followUps: stored.followUps, metadata: stored.metadata))
+        case .failed:
+            self = .failed(
+                AnswerFailure(
+                    .connection, message: stored.failureMessage ?? "failed", partialText: stored.text,
+                    sources: stored.sources))
+        case .cancelled:
+            self = .cancelled(partialText: stored.text)
+        case .streaming, .interrupted:
+            self = .interrupted(partialText: stored.text)
+        }
+    }
+
+    /// The state a store records for this outcome.
+    public var storedState: AnswerState {
+        switch self {
+        case .completed(let completion): completion.reason == .timedOut ? .timedOut : .completed
+        case .failed: .failed
+        case .cancelled: .cancelled
+        case .interrupted: .interrupted
         }
     }
 }

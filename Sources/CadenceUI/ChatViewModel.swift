@@ -1,4 +1,6 @@
 public import CadenceCore
+public import CadenceStore
+public import Foundation
 public import Observation
 
 /// One conversation on screen: its answers, newest first, each fed by its own stream, plus the
@@ -8,6 +10,11 @@ public import Observation
 ///   conversation so far as history, and routes the stream's updates to that answer;
 /// - ``cancel(_:)`` stops one answer and keeps its partial text;
 /// - ``retry(_:)`` asks an answer's question again in its place.
+///
+/// With a ``ConversationStore`` every answer is recorded as it streams: the question when it is
+/// sent, checkpoints of the partial text (at most one per `checkpointInterval`), and how it ended,
+/// so a crash loses at most one interval. ``init(clock:restoring:store:checkpointInterval:open:)``
+/// opens a stored conversation again.
 ///
 /// An answer's stream is tagged when it starts; after a cancel or a retry the old stream's late
 /// updates are ignored. Streams come from an injected ``AnswerSource`` (an `AnswerStream` over a
@@ -33,6 +40,11 @@ public final class ChatViewModel {
     public private(set) var scrollRequests = 0
     /// The "↓ N new" pill's count, or `nil` while the pill is hidden.
     public private(set) var pillCount: Int?
+    /// The conversation's id in the store (or a fresh one when there is no store).
+    public let conversationID: String
+    /// The last store write that failed, said in one line; `nil` while all is well. Streaming goes
+    /// on when the store fails.
+    public private(set) var storageError: String?
 
     @ObservationIgnored private let open: AnswerSource
     @ObservationIgnored private let elapsed: @Sendable () -> Duration
@@ -40,16 +52,26 @@ public final class ChatViewModel {
     @ObservationIgnored private var scroll: ScrollPinState
     @ObservationIgnored private var streams: [String: (token: Int, task: Task<Void, Never>)] = [:]
     @ObservationIgnored private var nextToken = 0
+    @ObservationIgnored private let makeRecorder: (@MainActor (String) -> AnswerRecorder)?
+    @ObservationIgnored private var recorders: [String: AnswerRecorder] = [:]
+    /// Stream and store tasks still running, for ``pendingWrites()``.
+    @ObservationIgnored private var writers: [Task<Void, Never>] = []
 
     /// - Parameters:
     ///   - clock: the frame and event clock.
     ///   - answers: a conversation opened again: its finished answers, newest first (made with
     ///     ``AnswerViewModel/init(id:query:restoring:)``, so they show fully, without replay).
     ///   - scroll: scroll pinning tuning.
-    ///   - makeID: a new answer's identifier; defaults to `"answer-1"`, `"answer-2"`, ….
+    ///   - store: where answers are recorded, if anywhere; the conversation must exist in it.
+    ///   - conversationID: the conversation in `store`; a fresh id by default.
+    ///   - checkpointInterval: the shortest time between two checkpoints of a streaming answer.
+    ///   - makeID: a new answer's identifier; defaults to `"answer-1"`, `"answer-2"`, … without a
+    ///     store and to UUIDs with one (answer ids are unique across a store).
     ///   - open: opens the stream of one answer's updates.
     public init<C: Clock>(
         clock: C, answers: [AnswerViewModel] = [], scroll: ScrollPinState.Configuration = .standard,
+        store: (any ConversationStore)? = nil, conversationID: String? = nil,
+        checkpointInterval: Duration = .milliseconds(250),
         makeID: (@MainActor () -> String)? = nil, open: @escaping AnswerSource
     ) where C.Duration == Duration {
         let origin = clock.now
@@ -57,12 +79,51 @@ public final class ChatViewModel {
         self.open = open
         self.answers = answers
         self.scroll = ScrollPinState(configuration: scroll)
-        var counter = 0
-        self.makeID =
-            makeID ?? {
+        self.conversationID = conversationID ?? UUID().uuidString.lowercased()
+        if let store {
+            makeRecorder = { id in
+                AnswerRecorder(store: store, answerID: id, clock: clock, interval: checkpointInterval)
+            }
+        } else {
+            makeRecorder = nil
+        }
+        if let makeID {
+            self.makeID = makeID
+        } else if store != nil {
+            self.makeID = { UUID().uuidString.lowercased() }
+        } else {
+            var counter = 0
+            self.makeID = {
                 counter += 1
                 return "answer-\(counter)"
             }
+        }
+    }
+
+    /// A stored conversation opened again: its answers show fully at once (no replay), newest
+    /// first, and new questions are recorded in the same conversation with its history as context.
+    ///
+    /// ```swift
+    /// let conversation = try await store.conversation(id)!
+    /// let chat = ChatViewModel(clock: ContinuousClock(), restoring: conversation, store: store, open: source)
+    /// ```
+    public convenience init<C: Clock>(
+        clock: C, restoring conversation: Conversation, store: any ConversationStore,
+        scroll: ScrollPinState.Configuration = .standard, checkpointInterval: Duration = .milliseconds(250),
+        open: @escaping AnswerSource
+    ) where C.Duration == Duration {
+        self.init(
+            clock: clock, answers: conversation.answers.reversed().map(AnswerViewModel.init(restoring:)),
+            scroll: scroll, store: store, conversationID: conversation.id, checkpointInterval: checkpointInterval,
+            open: open)
+    }
+
+    /// Waits until every answer that has ended is saved (and every cancel recorded).
+    public func pendingWrites() async {
+        while let writer = writers.first {
+            await writer.value
+            writers.removeFirst()
+        }
     }
 
     /// An ``AnswerSource`` over any sequence of updates (such as `AnswerStream`). Ending the
@@ -116,7 +177,11 @@ public final class ChatViewModel {
         guard let stream = streams.removeValue(forKey: id) else { return }
         stream.task.cancel()
         guard let answer = answer(id) else { return }
-        answer.apply(.cancelled(partialText: answer.text), at: elapsed())
+        let update = AnswerUpdate.cancelled(partialText: answer.text)
+        answer.apply(update, at: elapsed())
+        if let recorder = recorders[id] {
+            writers.append(Task { [weak self] in await self?.record(update, with: recorder) })
+        }
     }
 
     /// Stops every stream (leaving the conversation), keeping partial texts.
@@ -149,13 +214,34 @@ public final class ChatViewModel {
         let token = nextToken
         let id = answer.id
         let updates = open(request)
+        let recorder = makeRecorder?(id)
+        recorders[id] = recorder
+        let conversationID = conversationID
         let task = Task { [weak self] in
+            if let recorder {
+                do {
+                    try await recorder.begin(in: conversationID, query: request.query)
+                } catch {
+                    self?.storageError = "\(error)"
+                }
+            }
             for await update in updates {
                 guard let self, self.streams[id]?.token == token else { return }
                 self.route(update, to: id)
+                if let recorder { await self.record(update, with: recorder) }
             }
         }
         streams[id] = (token, task)
+        writers.append(task)
+    }
+
+    private func record(_ update: AnswerUpdate, with recorder: AnswerRecorder) async {
+        do {
+            try await recorder.record(update)
+        } catch {
+            storageError = "\(error)"
+        }
+        if update.isTerminal, recorders[recorder.answerID] === recorder { recorders[recorder.answerID] = nil }
     }
 
     private func route(_ update: AnswerUpdate, to id: String) {

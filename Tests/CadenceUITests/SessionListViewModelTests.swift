@@ -1,3 +1,4 @@
+import CadenceStore
 import CadenceUI
 import Foundation
 import Testing

@@ -1,0 +1,453 @@
+public import CadenceCore
+public import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The conversation store in SQLite, through GRDB: a file in WAL mode, or memory.
+///
+/// - **Opening** creates the file and its folder if needed and runs the schema migrations. A file
+///   that is not a SQLite database, is damaged, cannot be read, or comes from a newer Cadence gives
+///   a ``ConversationStoreError`` naming the path; the file is never replaced.
+/// - **Crash recovery.** Each streaming answer records the process writing it. Opening the store
+///   marks the answers whose writer is gone as ``AnswerState/interrupted``, keeping their last
+///   checkpoint; ``recoveredAnswerIDs`` lists them. Answers another live process is streaming are
+///   left alone, so two `cadence chat` windows can share one history.
+/// - **Durability.** Writes use WAL with `synchronous = NORMAL`: a committed checkpoint survives the
+///   process being killed (`kill -9`); a power cut may lose the last transactions.
+///
+/// ```swift
+/// let store = try SQLiteConversationStore(path: SQLiteConversationStore.defaultPath())
+/// let previews = try SQLiteConversationStore.inMemory()
+/// for id in store.recoveredAnswerIDs { print("recovered \(id)") }
+/// ```
+public final class SQLiteConversationStore: ConversationStore {
+    /// The database file, or `":memory:"`.
+    public let path: String
+    /// The answers found streaming from a process that no longer runs, now marked interrupted.
+    public let recoveredAnswerIDs: [String]
+
+    private let writer: any DatabaseWriter
+    private let processID: Int64
+    private let now: @Sendable () -> Date
+    private let makeID: @Sendable () -> String
+
+    /// Opens (or creates) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - now: the wall clock for creation and update times.
+    ///   - makeID: a new conversation's identifier.
+    public convenience init(
+        path: String, now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) throws {
+        let writer = try Self.openFile(at: path)
+        try self.init(writer: writer, path: path, now: now, makeID: makeID)
+    }
+
+    /// A store in memory, empty, for previews and tests.
+    public static func inMemory(
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) throws -> SQLiteConversationStore {
+        let queue = try DatabaseQueue(configuration: Self.configuration)
+        return try SQLiteConversationStore(writer: queue, path: ":memory:", now: now, makeID: makeID)
+    }
+
+    private init(
+        writer: any DatabaseWriter, path: String, now: @escaping @Sendable () -> Date,
+        makeID: @escaping @Sendable () -> String
+    ) throws {
+        self.writer = writer
+        self.path = path
+        self.now = now
+        self.makeID = makeID
+        processID = Int64(getpid())
+        let migrator = Self.migrator
+        do {
+            if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw ConversationStoreError.newerSchema(path: path)
+            }
+            try migrator.migrate(writer)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path, operation: "opening")
+        }
+        recoveredAnswerIDs = try Self.run(path, "recovering interrupted answers") {
+            try writer.write { db in try Self.recoverInterruptedAnswers(db) }
+        }
+    }
+
+    // MARK: Location
+
+    /// The default database file: `$CADENCE_DATA_HOME/conversations.sqlite` when that is set;
+    /// otherwise under the user's data directory: `~/Library/Application Support/Cadence` on Apple
+    /// platforms, `$XDG_DATA_HOME/cadence` (default `~/.local/share/cadence`) elsewhere.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let fileName = "conversations.sqlite"
+        if let home = environment["CADENCE_DATA_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home).appendingPathComponent(fileName).path
+        }
+        #if canImport(Darwin)
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
+        return base.appendingPathComponent("Cadence").appendingPathComponent(fileName).path
+        #else
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
+        return base.appendingPathComponent("cadence").appendingPathComponent(fileName).path
+        #endif
+    }
+
+    // MARK: Conversations
+
+    public func createConversation(id: String? = nil, title: String? = nil) async throws -> ConversationSummary {
+        let trimmed = title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let date = now()
+        let summary = ConversationSummary(
+            id: id ?? makeID(), title: trimmed.isEmpty ? ConversationSummary.placeholderTitle : trimmed,
+            createdAt: date, updatedAt: date, hasPlaceholderTitle: trimmed.isEmpty)
+        try await write("creating a conversation") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO conversation (id, title, has_placeholder_title, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    summary.id, summary.title, summary.hasPlaceholderTitle, date.timeIntervalSince1970,
+                    date.timeIntervalSince1970,
+                ])
+        }
+        return summary
+    }
+
+    public func conversations() async throws -> [ConversationSummary] {
+        try await read("listing conversations") { db in
+            try Row.fetchAll(db, sql: "\(Self.summarySelect) ORDER BY c.updated_at DESC, c.rowid DESC")
+                .map(Self.summary)
+        }
+    }
+
+    public func conversation(_ id: String) async throws -> Conversation? {
+        try await read("reading conversation \(id)") { db in
+            guard let row = try Row.fetchOne(db, sql: "\(Self.summarySelect) WHERE c.id = ?", arguments: [id]) else {
+                return nil
+            }
+            let answers = try Row.fetchAll(
+                db, sql: "SELECT * FROM answer WHERE conversation_id = ? ORDER BY position", arguments: [id]
+            ).map(Self.answer)
+            return Conversation(summary: Self.summary(row), answers: answers)
+        }
+    }
+
+    public func renameConversation(_ id: String, to title: String) async throws {
+        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { return }
+        let date = now().timeIntervalSince1970
+        let changed = try await write("renaming conversation \(id)") { db in
+            try db.execute(
+                sql: "UPDATE conversation SET title = ?, has_placeholder_title = 0, updated_at = ? WHERE id = ?",
+                arguments: [title, date, id])
+            return db.changesCount
+        }
+        if changed == 0 { throw ConversationStoreError.notFound(id) }
+    }
+
+    public func deleteConversation(_ id: String) async throws {
+        let changed = try await write("deleting conversation \(id)") { db in
+            try db.execute(sql: "DELETE FROM conversation WHERE id = ?", arguments: [id])
+            return db.changesCount
+        }
+        if changed == 0 { throw ConversationStoreError.notFound(id) }
+    }
+
+    // MARK: Answers
+
+    public func beginAnswer(id: String, in conversationID: String, query: String) async throws -> StoredAnswer {
+        let date = now()
+        let stamp = date.timeIntervalSince1970
+        let pid = processID
+        return try await write("recording a question in \(conversationID)") { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE id = ?", arguments: [conversationID]) != nil
+            else { throw ConversationStoreError.notFound(conversationID) }
+            let position: Int
+            if let existing = try Int.fetchOne(
+                db, sql: "SELECT position FROM answer WHERE id = ? AND conversation_id = ?",
+                arguments: [id, conversationID])
+            {
+                position = existing
+                try db.execute(
+                    sql: """
+                        UPDATE answer SET query = ?, text = '', sources = '[]', citations = '[]', follow_ups = '[]',
+                          metadata = '{}', tier = NULL, state = 'streaming', failure_message = NULL, writer_pid = ?,
+                          created_at = ?, updated_at = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [query, pid, stamp, stamp, id])
+            } else {
+                position =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM answer WHERE conversation_id = ?",
+                        arguments: [conversationID]) ?? 0
+                try db.execute(
+                    sql: """
+                        INSERT INTO answer (id, conversation_id, position, query, state, writer_pid, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, 'streaming', ?, ?, ?)
+                        """,
+                    arguments: [id, conversationID, position, query, pid, stamp, stamp])
+            }
+            try db.execute(
+                sql: """
+                    UPDATE conversation SET updated_at = ?,
+                      title = CASE WHEN has_placeholder_title = 1 AND ? <> '' THEN ? ELSE title END,
+                      has_placeholder_title = CASE WHEN ? <> '' THEN 0 ELSE has_placeholder_title END
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    stamp, ConversationSummary.title(fromQuestion: query), ConversationSummary.title(fromQuestion: query),
+                    ConversationSummary.title(fromQuestion: query), conversationID,
+                ])
+            return StoredAnswer(
+                id: id, conversationID: conversationID, position: position, query: query, createdAt: date,
+                updatedAt: date)
+        }
+    }
+
+    public func checkpointAnswer(_ id: String, text: String, sources: [Source], tier: String?) async throws {
+        let stamp = now().timeIntervalSince1970
+        let sourcesJSON = try Self.json(sources)
+        try await write("checkpointing answer \(id)") { db in
+            try db.execute(
+                sql: """
+                    UPDATE answer SET text = ?, sources = ?, tier = COALESCE(?, tier), updated_at = ?
+                    WHERE id = ? AND state = 'streaming'
+                    """,
+                arguments: [text, sourcesJSON, tier, stamp, id])
+        }
+    }
+
+    public func finishAnswer(_ id: String, with ending: AnswerEnding) async throws {
+        let stamp = now().timeIntervalSince1970
+        var sources: [Source] = []
+        var followUps: [String] = []
+        var metadata: [String: JSONValue] = [:]
+        var failure: String?
+        switch ending {
+        case .completed(let completion):
+            (sources, followUps, metadata) = (completion.sources, completion.followUps, completion.metadata)
+        case .failed(let answerFailure):
+            (sources, failure) = (answerFailure.sources, answerFailure.message)
+        case .cancelled:
+            break
+        }
+        let text = ending.text
+        let failureMessage = failure
+        let citations = citedSourceIDs(in: text)
+        let columns = (
+            sources: try Self.json(sources), citations: try Self.json(citations), followUps: try Self.json(followUps),
+            metadata: try Self.json(metadata)
+        )
+        let changed = try await write("saving answer \(id)") { db in
+            // Sources from the terminal update replace the checkpointed ones only when it has any.
+            try db.execute(
+                sql: """
+                    UPDATE answer SET text = ?, sources = CASE WHEN ? = '[]' THEN sources ELSE ? END, citations = ?,
+                      follow_ups = ?, metadata = ?, state = ?, failure_message = ?, writer_pid = NULL, updated_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    text, columns.sources, columns.sources, columns.citations, columns.followUps, columns.metadata,
+                    ending.state.rawValue, failureMessage, stamp, id,
+                ])
+            let changed = db.changesCount
+            try db.execute(
+                sql: "UPDATE conversation SET updated_at = ? WHERE id = (SELECT conversation_id FROM answer WHERE id = ?)",
+                arguments: [stamp, id])
+            return changed
+        }
+        if changed == 0 { throw ConversationStoreError.notFound(id) }
+    }
+
+    /// Marks streaming answers whose writer process is gone as interrupted, again (opening the store
+    /// already did). Returns their ids.
+    @discardableResult
+    public func recoverInterruptedAnswers() async throws -> [String] {
+        try await write("recovering interrupted answers") { db in try Self.recoverInterruptedAnswers(db) }
+    }
+
+    // MARK: Schema
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.label = "Cadence.conversations"
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            if !db.configuration.readonly, try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
+        return configuration
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: conversations and answers") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE conversation (
+                      id TEXT PRIMARY KEY NOT NULL,
+                      title TEXT NOT NULL,
+                      has_placeholder_title INTEGER NOT NULL DEFAULT 0,
+                      created_at REAL NOT NULL,
+                      updated_at REAL NOT NULL
+                    );
+                    CREATE TABLE answer (
+                      id TEXT PRIMARY KEY NOT NULL,
+                      conversation_id TEXT NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
+                      position INTEGER NOT NULL,
+                      query TEXT NOT NULL,
+                      text TEXT NOT NULL DEFAULT '',
+                      sources TEXT NOT NULL DEFAULT '[]',
+                      citations TEXT NOT NULL DEFAULT '[]',
+                      follow_ups TEXT NOT NULL DEFAULT '[]',
+                      metadata TEXT NOT NULL DEFAULT '{}',
+                      tier TEXT,
+                      state TEXT NOT NULL,
+                      failure_message TEXT,
+                      writer_pid INTEGER,
+                      created_at REAL NOT NULL,
+                      updated_at REAL NOT NULL,
+                      UNIQUE (conversation_id, position)
+                    );
+                    CREATE INDEX answer_by_state ON answer (state);
+                    """)
+        }
+        return migrator
+    }
+
+    private static func openFile(at path: String) throws -> DatabasePool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ConversationStoreError.unreadable(path: path, detail: "cannot create its folder (\(error.localizedDescription))")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw ConversationStoreError.unreadable(path: path, detail: "it is a directory") }
+            if !FileManager.default.isReadableFile(atPath: path) {
+                throw ConversationStoreError.unreadable(path: path, detail: "permission denied")
+            }
+        }
+        do {
+            return try DatabasePool(path: path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw storeError(error, path: path, operation: "opening")
+        }
+    }
+
+    // MARK: Rows
+
+    private static let summarySelect = """
+        SELECT c.*,
+          (SELECT state FROM answer a WHERE a.conversation_id = c.id ORDER BY a.position DESC LIMIT 1) AS last_state,
+          (SELECT COUNT(*) FROM answer a WHERE a.conversation_id = c.id) AS answer_count
+        FROM conversation c
+        """
+
+    private static func summary(_ row: Row) -> ConversationSummary {
+        ConversationSummary(
+            id: row["id"], title: row["title"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"]), hasPlaceholderTitle: row["has_placeholder_title"],
+            lastAnswerState: (row["last_state"] as String?).flatMap(AnswerState.init(rawValue:)),
+            answerCount: row["answer_count"])
+    }
+
+    private static func answer(_ row: Row) throws -> StoredAnswer {
+        let stateName: String = row["state"]
+        guard let state = AnswerState(rawValue: stateName) else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "answer \(row["id"] as String) has unknown state '\(stateName)'")
+        }
+        return StoredAnswer(
+            id: row["id"], conversationID: row["conversation_id"], position: row["position"], query: row["query"],
+            text: row["text"], sources: try decode(row["sources"]), citations: try decode(row["citations"]),
+            followUps: try decode(row["follow_ups"]), metadata: try decode(row["metadata"]), tier: row["tier"],
+            state: state, failureMessage: row["failure_message"],
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
+    }
+
+    private static func recoverInterruptedAnswers(_ db: Database) throws -> [String] {
+        let streaming = try Row.fetchAll(db, sql: "SELECT id, writer_pid FROM answer WHERE state = 'streaming'")
+        var recovered: [String] = []
+        for row in streaming {
+            let pid: Int64? = row["writer_pid"]
+            if let pid, isRunning(pid) { continue }
+            recovered.append(row["id"])
+        }
+        for id in recovered {
+            try db.execute(
+                sql: "UPDATE answer SET state = 'interrupted', writer_pid = NULL WHERE id = ?", arguments: [id])
+        }
+        return recovered
+    }
+
+    /// Whether a process with this id exists (a permission error means it does).
+    private static func isRunning(_ pid: Int64) -> Bool {
+        guard pid > 0, pid <= Int64(Int32.max) else { return false }
+        return kill(pid_t(pid), 0) == 0 || errno == EPERM
+    }
+
+    // MARK: Plumbing
+
+    private static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func decode<T: Decodable>(_ text: String) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    private func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(body)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path, operation: operation)
+        }
+    }
+
+    private func read<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.read(body)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path, operation: operation)
+        } catch is DecodingError {
+            throw ConversationStoreError.corrupt(path: path, detail: "\(operation): a stored JSON column does not decode")
+        }
+    }
+
+    private static func run<T>(_ path: String, _ operation: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw storeError(error, path: path, operation: operation)
+        }
+    }
+
+    private static func storeError(_ error: DatabaseError, path: String, operation: String) -> ConversationStoreError {
+        let detail = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: detail)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH, .SQLITE_IOERR:
+            return .unreadable(path: path, detail: detail)
+        default: return .database(path: path, operation: operation, detail: detail)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import CadenceCore
+import CadenceStore
+import Foundation
+import GRDB
+import Testing
+
+@Suite("SQLite conversation store on real files")
+struct SQLiteConversationStoreTests {
+    let folder: TemporaryFolder
+    let dates = SteppingDates()
+
+    init() throws { folder = try TemporaryFolder() }
+
+    func open(_ name: String = "conversations.sqlite") throws -> SQLiteConversationStore {
+        let dates = dates
+        return try SQLiteConversationStore(path: folder.path(name), now: { dates.next() })
+    }
+
+    @Test func conversationsSurviveReopeningTheFile() async throws {
+        let store = try open()
+        let first = try await store.createConversation()
+        let second = try await store.createConversation(id: "chat-2", title: "  Notes  ")
+        #expect(first.title == ConversationSummary.placeholderTitle && first.hasPlaceholderTitle)
+        #expect(second.title == "Notes" && !second.hasPlaceholderTitle)
+
+        let answer = try await store.beginAnswer(id: "a1", in: first.id, query: "  What is\nSSE?  ")
+        #expect(answer.position == 0 && answer.state == .streaming)
+        try await store.finishAnswer(
+            "a1",
+            with: .completed(
+                AnswerCompletion(
+                    reason: .completed, text: "SSE is a stream [1][2]. See [2] and [link](x) [3]: no.",
+                    sources: sampleSources, followUps: ["How does resume work?"], metadata: ["rounds": 2])))
+
+        let reopened = try open()
+        let list = try await reopened.conversations()
+        #expect(list.map(\.id) == [first.id, "chat-2"], "the answered conversation was updated last")
+        #expect(list[0].title == "What is SSE?" && !list[0].hasPlaceholderTitle)
+        #expect(list[0].lastAnswerState == .completed && list[0].answerCount == 1)
+        #expect(list[1].lastAnswerState == nil && list[1].answerCount == 0)
+
+        let conversation = try #require(try await reopened.conversation(first.id))
+        let stored = try #require(conversation.answers.first)
+        #expect(stored.text == "SSE is a stream [1][2]. See [2] and [link](x) [3]: no.")
+        #expect(stored.sources == sampleSources)
+        #expect(stored.citations == ["1", "2"])
+        #expect(stored.followUps == ["How does resume work?"])
+        #expect(stored.metadata == ["rounds": 2])
+        #expect(stored.state == .completed)
+        #expect(conversation.history.map(\.role) == ["user", "assistant"])
+    }
+
+    @Test func theFileIsInWALMode() async throws {
+        let store = try open()
+        _ = try await store.createConversation()
+        let check = try DatabaseQueue(path: folder.path("conversations.sqlite"))
+        let mode = try await check.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test(arguments: [
+        (AnswerEnding.completed(AnswerCompletion(reason: .timedOut, text: "Half")), AnswerState.timedOut, nil as String?),
+        (.failed(AnswerFailure(.connection, message: "HTTP 503", partialText: "Hal")), .failed, "HTTP 503"),
+        (.cancelled(partialText: "Ha"), .cancelled, nil),
+    ])
+    func everyEndingIsStoredWithItsText(ending: AnswerEnding, state: AnswerState, message: String?) async throws {
+        let store = try open()
+        let chat = try await store.createConversation()
+        _ = try await store.beginAnswer(id: "a", in: chat.id, query: "q")
+        try await store.checkpointAnswer("a", text: "H", sources: sampleSources, tier: "deep")
+        try await store.finishAnswer("a", with: ending)
+        try await store.checkpointAnswer("a", text: "late checkpoint", sources: [], tier: nil)
+
+        let answer = try #require(try await store.conversation(chat.id)?.answers.first)
+        #expect(answer.state == state)
+        #expect(answer.text == ending.text, "a checkpoint after the end changes nothing")
+        #expect(answer.failureMessage == message)
+        #expect(answer.sources == sampleSources, "checkpointed sources stay when the ending has none")
+        #expect(answer.tier == "deep")
+        #expect(try await store.conversations().first?.lastAnswerState == state)
+    }
+
+    @Test func followUpsGoAfterEarlierQuestionsAndARetryKeepsItsPlace() async throws {
+        let store = try open()
+        let chat = try await store.createConversation()
+        _ = try await store.beginAnswer(id: "a1", in: chat.id, query: "first")
+        try await store.finishAnswer("a1", with: .cancelled(partialText: "one"))
+        let second = try await store.beginAnswer(id: "a2", in: chat.id, query: "second")
+        #expect(second.position == 1)
+        try await store.finishAnswer("a2", with: .failed(AnswerFailure(.connection, message: "boom", partialText: "")))
+
+        let retried = try await store.beginAnswer(id: "a1", in: chat.id, query: "first")
+        #expect(retried.position == 0)
+        let answers = try #require(try await store.conversation(chat.id)).answers
+        #expect(answers.map(\.id) == ["a1", "a2"])
+        #expect(answers[0].state == .streaming && answers[0].text.isEmpty)
+        #expect(try await store.conversations().first?.title == "first", "the first question stays the title")
+    }
+
+    @Test func renameAndDelete() async throws {
+        let store = try open()
+        let chat = try await store.createConversation()
+        _ = try await store.beginAnswer(id: "a1", in: chat.id, query: "q")
+        try await store.renameConversation(chat.id, to: "Renamed")
+        _ = try await store.beginAnswer(id: "a2", in: chat.id, query: "later question")
+        #expect(try await store.conversation(chat.id)?.title == "Renamed", "a renamed title is kept")
+
+        try await store.deleteConversation(chat.id)
+        #expect(try await store.conversation(chat.id) == nil)
+        #expect(try await store.conversations().isEmpty)
+        let db = try DatabaseQueue(path: folder.path("conversations.sqlite"))
+        #expect(try await db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM answer") } == 0, "answers go too")
+
+        await #expect(throws: ConversationStoreError.notFound("missing")) {
+            try await store.renameConversation("missing", to: "x")
+        }
+        await #expect(throws: ConversationStoreError.notFound("missing")) {
+            try await store.deleteConversation("missing")
+        }
+        await #expect(throws: ConversationStoreError.notFound("missing")) {
+            _ = try await store.beginAnswer(id: "a", in: "missing", query: "q")
+        }
+    }
+
+    @Test func answersLeftStreamingByADeadProcessComeBackInterrupted() async throws {
+        let path = folder.path("conversations.sqlite")
+        let store = try open()
+        let chat = try await store.createConversation()
+        _ = try await store.beginAnswer(id: "crashed", in: chat.id, query: "q1")
+        try await store.checkpointAnswer("crashed", text: "Partial text", sources: sampleSources, tier: nil)
+        _ = try await store.beginAnswer(id: "live", in: chat.id, query: "q2")
+        let dead = try exitedProcessID()
+        let db = try DatabaseQueue(path: path)
+        try await db.write { try $0.execute(sql: "UPDATE answer SET writer_pid = ? WHERE id = 'crashed'", arguments: [dead]) }
+
+        let reopened = try open()
+        #expect(reopened.recoveredAnswerIDs == ["crashed"], "the answer this process still streams is left alone")
+        let answers = try #require(try await reopened.conversation(chat.id)).answers
+        #expect(answers[0].state == .interrupted && answers[0].text == "Partial text")
+        #expect(answers[0].sources == sampleSources)
+        #expect(answers[1].state == .streaming)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsNamedAndLeftUntouched() throws {
+        let path = folder.path("conversations.sqlite")
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try SQLiteConversationStore(path: path)
+        } throws: { error in
+            guard case .corrupt(let named, _) = error as? ConversationStoreError else { return false }
+            return named == path && "\(error)".contains(path) && "\(error)".contains("left untouched")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+
+    @Test func aDirectoryInTheWayIsAClearError() throws {
+        let path = folder.path("taken")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect(throws: ConversationStoreError.unreadable(path: path, detail: "it is a directory")) {
+            _ = try SQLiteConversationStore(path: path)
+        }
+        let blocked = folder.path("file-not-folder")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocked))
+        #expect {
+            _ = try SQLiteConversationStore(path: blocked + "/conversations.sqlite")
+        } throws: { error in
+            guard case .unreadable(let named, _) = error as? ConversationStoreError else { return false }
+            return named == blocked + "/conversations.sqlite"
+        }
+    }
+
+    @Test func aNewerSchemaIsRefused() async throws {
+        let path = folder.path("conversations.sqlite")
+        _ = try open()
+        let db = try DatabaseQueue(path: path)
+        try await db.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
+        #expect(throws: ConversationStoreError.newerSchema(path: path)) { _ = try SQLiteConversationStore(path: path) }
+    }
+
+    @Test func theDefaultPathFollowsTheEnvironment() {
+        #expect(
+            SQLiteConversationStore.defaultPath(environment: ["CADENCE_DATA_HOME": "/tmp/c", "HOME": "/home/me"])
+                == "/tmp/c/conversations.sqlite")
+        #if !canImport(Darwin)
+        #expect(
+            SQLiteConversationStore.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/me"])
+                == "/data/cadence/conversations.sqlite")
+        #expect(
+            SQLiteConversationStore.defaultPath(environment: ["HOME": "/home/me"])
+                == "/home/me/.local/share/cadence/conversations.sqlite")
+        #endif
+    }
+
+    @Test func inMemoryStoresAreSeparate() async throws {
+        let one = try SQLiteConversationStore.inMemory()
+        let two = try SQLiteConversationStore.inMemory()
+        _ = try await one.createConversation()
+        #expect(try await one.conversations().count == 1)
+        #expect(try await two.conversations().isEmpty)
+    }
+
+    @Test func citationMarkers() {
+        #expect(citedSourceIDs(in: "A [1][2], b [2], c [10].") == ["1", "2", "10"])
+        #expect(citedSourceIDs(in: "[link](u) [1]: def [x] [] [1234] [") == [])
+        #expect(citedSourceIDs(in: "end [3]") == ["3"])
+    }
+}
