@@ -5,6 +5,7 @@ import CadenceServer
 func withServer<T>(
     engine: any AnswerEngine = CorpusEngine(corpus: try! Corpus.bundled(), tokenDelay: .zero, stageDelay: .zero),
     configuration: ServerConfiguration = ServerConfiguration(),
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (RunningServer) async throws -> T
 ) async throws -> T {
     let running = try await ReferenceServer(engine: engine, configuration: configuration).start()
