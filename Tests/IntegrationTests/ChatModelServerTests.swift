@@ -1,6 +1,5 @@
 import CadenceClient
 import CadenceCore
-import CadenceEngine
 import CadenceServer
 import CadenceStore
 import CadenceTesting
@@ -90,32 +89,33 @@ struct ChatModelServerTests {
 
     @Test func cancellingKeepsThePartialTextInTheModelAndTheFile() async throws {
         let path = folder.appendingPathComponent("cancel.sqlite").path
-        // A slow engine on a manual clock: the answer waits between tokens until the test moves time.
-        let engineClock = ManualClock()
-        let engine = CorpusEngine(
-            corpus: try Corpus.bundled(), clock: engineClock, tokenDelay: .milliseconds(10), stageDelay: .zero)
-        try await withServer(engine: engine) { server in
-            let store = try SQLiteConversationStore(path: path)
-            let conversation = try await store.createConversation()
-            let chat = ChatViewModel(
-                clock: ManualClock(), store: store, conversationID: conversation.id, checkpointInterval: .zero,
-                open: source(server))
-            let answer = chat.send("What is BM25?")
-            while answer.text.count < 20 {
-                await engineClock.waitForSleepers()
-                engineClock.advance(by: .milliseconds(10))
-                await Task.yield()
-            }
-            chat.cancel(answer.id)
-            await chat.pendingWrites()
-            guard case .cancelled(let partial) = answer.outcome else {
-                Issue.record("not cancelled: \(String(describing: answer.outcome))")
-                return
-            }
-            #expect(partial == answer.text && !partial.isEmpty)
-            let saved = try #require(try await store.conversation(conversation.id)?.answers.first)
-            #expect(saved.state == .cancelled && saved.text == partial)
-            #expect(try await store.conversations().first?.lastAnswerState == .cancelled)
+        // The server sends a few tokens, then holds the connection open until the test is done.
+        let script = FaultScript.answer(text: "Cancelling keeps every word that already arrived.", tokenCharacters: 4)
+        let server = try await FaultServer.start(script: script)
+        let gate = FaultGate()
+        server.enqueue(.stall(afterBytes: script.frames(after: 0).frameEnds[8], gate: gate))
+        let store = try SQLiteConversationStore(path: path)
+        let conversation = try await store.createConversation()
+        let url = server.baseURL
+        let chat = ChatViewModel(
+            clock: ManualClock(), store: store, conversationID: conversation.id, checkpointInterval: .zero,
+            open: ChatViewModel.source { AnswerStream(request: $0, transport: SSETransport(baseURL: url)) })
+        let answer = chat.send("What is BM25?")
+        await gate.reached.wait()
+        for _ in 0..<1_000_000 where answer.text.count < 8 { await Task.yield() }
+        #expect(answer.text.count >= 8)
+
+        chat.cancel(answer.id)
+        await chat.pendingWrites()
+        gate.release()
+        await server.shutdown()
+        guard case .cancelled(let partial) = answer.outcome else {
+            Issue.record("not cancelled: \(String(describing: answer.outcome))")
+            return
         }
+        #expect(partial == answer.text && script.text.hasPrefix(partial))
+        let saved = try #require(try await store.conversation(conversation.id)?.answers.first)
+        #expect(saved.state == .cancelled && saved.text == partial)
+        #expect(try await store.conversations().first?.lastAnswerState == .cancelled)
     }
 }

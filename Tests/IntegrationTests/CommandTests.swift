@@ -18,6 +18,12 @@ struct CadenceBinary {
         return URL(fileURLWithPath: ".build/debug/cadence")
     }()
 
+    /// Commands keep history under a temporary folder, never in the user's data directory.
+    static let isolatedHistory: [String: String] = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-tests-\(getpid())")
+        return ["CADENCE_DATA_HOME": folder.path]
+    }()
+
     struct Result {
         var status: Int32
         var stdout: String
@@ -40,7 +46,8 @@ struct CadenceBinary {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(isolatedHistory) { $1 }
+            .merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()

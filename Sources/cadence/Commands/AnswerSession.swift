@@ -9,10 +9,12 @@ enum AnswerSession {
     @discardableResult
     static func run(
         transport: any ResearchTransport, request: AnswerRequest, configuration: ReliabilityConfiguration,
-        output: TerminalOutput, showsStages: Bool
+        output: TerminalOutput, showsStages: Bool, recording: AnswerRecording? = nil
     ) async throws -> String {
         var printer = AnswerPrinter(output: output, showsStages: showsStages)
+        var recording = recording
         for await update in AnswerStream(request: request, transport: transport, configuration: configuration) {
+            await recording?.record(update)
             printer.handle(update)
         }
         printer.finish()

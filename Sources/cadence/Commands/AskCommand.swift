@@ -1,24 +1,45 @@
 import ArgumentParser
 import CadenceCore
+import CadenceStore
 
-/// `cadence ask`: one question, to a research server or a model provider.
+/// `cadence ask`: one question, to a research server or a model provider, saved in the history.
 struct AskCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ask",
         abstract: "Ask one question and stream the answer.",
         discussion: """
             cadence ask --url http://127.0.0.1:8080 "How does resume work?"
+            cadence ask --url http://127.0.0.1:8080 --resume 3f2a9c "And what about WebSocket?"
             cadence ask --provider ollama --model llama3.2 "Why is the sky blue?"
             cadence ask --provider openai --base-url http://127.0.0.1:11434/v1 --model llama3.2 "Hi"
+
+            Each question and its answer are saved; `cadence chat --list` shows them, and --resume ID \
+            asks a follow-up with the conversation so far as context.
             """
     )
 
     @OptionGroup var source: SourceOptions
+    @OptionGroup var history: HistoryOptions
 
     @Argument(help: "The question.")
     var question: String
 
     func run() async throws {
-        _ = try await source.answer([ChatTurn(role: "user", content: question)], output: TerminalOutput(plain: source.plain))
+        try source.validateSource()
+        let output = TerminalOutput(plain: source.plain)
+        guard let store = try history.openStore() else {
+            _ = try await source.answer([ChatTurn(role: "user", content: question)], output: output)
+            return
+        }
+        let conversation = try await history.openConversation(in: store)
+        let recording = await AnswerRecording.begin(
+            history.recorder(in: store), in: conversation.id, query: question)
+        defer {
+            if output.styled {
+                output.line(output.dim("Saved in conversation \(conversation.id) · follow up with --resume \(conversation.id)"))
+            }
+        }
+        _ = try await source.answer(
+            conversation.history + [ChatTurn(role: "user", content: question)], output: output, recording: recording)
     }
 }

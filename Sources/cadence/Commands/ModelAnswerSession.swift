@@ -4,7 +4,10 @@ import CadenceCore
 
 /// Streams one model answer to the terminal; the provider counterpart of ``AnswerSession``.
 enum ModelAnswerSession {
-    static func run(client: ModelClient, turns: [ChatTurn], output: TerminalOutput) async throws -> String {
+    static func run(
+        client: ModelClient, turns: [ChatTurn], output: TerminalOutput, recording: AnswerRecording? = nil
+    ) async throws -> String {
+        var recording = recording
         var text = ""
         var reasoningShown = false
         var failure: String?
@@ -14,9 +17,11 @@ enum ModelAnswerSession {
                 switch event {
                 case .text(let delta, 0):
                     if reasoningShown, text.isEmpty { output.write("\n\n") }
+                    await recording?.record(.textAppended(delta))
                     text += delta
                     output.write(delta)
                 case .refusal(let delta, 0):
+                    await recording?.record(.textAppended(delta))
                     text += delta
                     output.write(delta)
                 case .reasoning(let delta, 0) where output.styled:
@@ -43,6 +48,14 @@ enum ModelAnswerSession {
             case .toolCalls: TerminalOutput.error("note: the model asked to call a tool; cadence does not run tools")
             default: TerminalOutput.error("note: the answer ended with reason \(finish.name)")
             }
+        }
+        if let failure {
+            await recording?.record(
+                failure == "cancelled"
+                    ? .cancelled(partialText: text)
+                    : .failed(AnswerFailure(.connection, message: failure, partialText: text)))
+        } else {
+            await recording?.record(.completed(AnswerCompletion(reason: .completed, text: text)))
         }
         if let failure {
             TerminalOutput.error(failure)

@@ -30,13 +30,19 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         switch (url, provider) {
-        case (nil, nil): throw ValidationError("say where to ask: --url URL (a Cadence server) or --provider NAME --model M")
         case (.some, .some): throw ValidationError("give either --url or --provider, not both")
         case (nil, .some(let name)) where ModelProvider.Kind(rawValue: name) == nil:
             let names = ModelProvider.Kind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("unknown provider '\(name)'; use one of \(names)")
         case (nil, .some) where model == nil: throw ValidationError("--provider needs --model")
         default: break
+        }
+    }
+
+    /// Checks that a source was given; commands that can run without one (`chat --list`) call this themselves.
+    func validateSource() throws {
+        if url == nil, provider == nil {
+            throw ValidationError("say where to ask: --url URL (a Cadence server) or --provider NAME --model M")
         }
     }
 
@@ -49,14 +55,15 @@ struct SourceOptions: ParsableArguments {
 
     /// Asks the question (the last turn) with the earlier turns as context, printing the answer as it
     /// streams. Returns the answer text, or throws `ExitCode.failure` after a one-line reason on stderr.
-    func answer(_ turns: [ChatTurn], output: TerminalOutput) async throws -> String {
+    func answer(_ turns: [ChatTurn], output: TerminalOutput, recording: AnswerRecording? = nil) async throws -> String {
         if let provider = modelProvider() {
-            return try await ModelAnswerSession.run(client: ModelClient(provider: provider), turns: turns, output: output)
+            return try await ModelAnswerSession.run(
+                client: ModelClient(provider: provider), turns: turns, output: output, recording: recording)
         }
         let question = turns.last?.content ?? ""
         return try await AnswerSession.run(
             transport: reliability.makeTransport(baseURL: url ?? ""),
             request: AnswerRequest(query: question, history: Array(turns.dropLast())),
-            configuration: reliability.configuration, output: output, showsStages: !plain)
+            configuration: reliability.configuration, output: output, showsStages: !plain, recording: recording)
     }
 }

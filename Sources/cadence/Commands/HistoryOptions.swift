@@ -1,0 +1,108 @@
+import ArgumentParser
+import CadenceCore
+import CadenceStore
+import Foundation
+
+/// Where `ask` and `chat` keep their conversations, and which one to continue.
+struct HistoryOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The conversation database.",
+            discussion: "Default: $CADENCE_DATA_HOME/conversations.sqlite, else the user data directory "
+                + "(~/.local/share/cadence on Linux, ~/Library/Application Support/Cadence on macOS)."))
+    var database: String?
+
+    @Option(name: .long, help: "Continue a saved conversation: an id from `cadence chat --list`, or its first characters.")
+    var resume: String?
+
+    @Flag(name: .long, help: "Keep no history: nothing is read from or written to the database.")
+    var noHistory = false
+
+    @Option(name: .long, help: ArgumentHelp("Milliseconds between checkpoints of a streaming answer.", visibility: .hidden))
+    var checkpointIntervalMs: Int = 250
+
+    func validate() throws {
+        if noHistory, resume != nil { throw ValidationError("--resume needs the history; drop --no-history") }
+        if checkpointIntervalMs < 0 { throw ValidationError("--checkpoint-interval-ms must not be negative") }
+    }
+
+    var path: String { database ?? SQLiteConversationStore.defaultPath() }
+
+    /// Opens the store, or returns `nil` with `--no-history`. A store that cannot be opened is a
+    /// one-line error naming the file and exits with failure: history is never dropped silently.
+    func openStore() throws -> SQLiteConversationStore? {
+        guard !noHistory else { return nil }
+        do {
+            return try SQLiteConversationStore(path: path, makeID: Self.makeConversationID)
+        } catch {
+            TerminalOutput.error("\(error)")
+            TerminalOutput.error("(run with --no-history to answer without saving, or --database to use another file)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// The conversation to continue (`--resume`), or a new one.
+    func openConversation(in store: SQLiteConversationStore) async throws -> Conversation {
+        guard let resume else {
+            return Conversation(summary: try await store.createConversation(), answers: [])
+        }
+        let matches = try await store.conversations().filter { $0.id.hasPrefix(resume) }
+        guard matches.count == 1, let match = matches.first, let conversation = try await store.conversation(match.id)
+        else {
+            if matches.isEmpty {
+                TerminalOutput.error("no saved conversation with id \(resume) in \(store.path); see `cadence chat --list`")
+            } else {
+                TerminalOutput.error("\(resume) matches \(matches.count) conversations: \(matches.map(\.id).joined(separator: ", "))")
+            }
+            throw ExitCode.failure
+        }
+        return conversation
+    }
+
+    /// Records one answer of the conversation.
+    func recorder(in store: SQLiteConversationStore) -> AnswerRecorder {
+        AnswerRecorder(
+            store: store, answerID: UUID().uuidString.lowercased(), clock: ContinuousClock(),
+            interval: .milliseconds(checkpointIntervalMs))
+    }
+
+    /// Short, readable conversation ids: 12 hex digits.
+    @Sendable static func makeConversationID() -> String {
+        String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12))
+    }
+}
+
+/// One answer's recording from the command's side: the recorder, and what to say if the store fails.
+struct AnswerRecording {
+    let recorder: AnswerRecorder
+    private var warned = false
+
+    init(_ recorder: AnswerRecorder) { self.recorder = recorder }
+
+    static func begin(_ recorder: AnswerRecorder?, in conversationID: String, query: String) async -> AnswerRecording? {
+        guard let recorder else { return nil }
+        var recording = AnswerRecording(recorder)
+        do {
+            try await recorder.begin(in: conversationID, query: query)
+        } catch {
+            recording.warn(error)
+        }
+        return recording
+    }
+
+    /// Records an update before it is shown, so what the reader saw is already saved.
+    mutating func record(_ update: AnswerUpdate) async {
+        do {
+            try await recorder.record(update)
+        } catch {
+            warn(error)
+        }
+    }
+
+    private mutating func warn(_ error: any Error) {
+        guard !warned else { return }
+        warned = true
+        TerminalOutput.error("note: the answer could not be saved: \(error)")
+    }
+}
