@@ -5,6 +5,7 @@ import PackageDescription
 //   CadenceCore, CadencePacing, CadenceMarkdown   pure logic, no I/O, no dependencies
 //   CadenceStore                                   conversations in SQLite (GRDB)       → Core
 //   CadenceUI                                      UI-agnostic view models              → Core, Pacing, Markdown, Store
+//   CadenceTerminal                                full-screen terminal UI              → UI
 //   CadenceEngine                                  answer engines (corpus retrieval)   → Core
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "CadenceMarkdown", targets: ["CadenceMarkdown"]),
         .library(name: "CadenceStore", targets: ["CadenceStore"]),
         .library(name: "CadenceUI", targets: ["CadenceUI"]),
+        .library(name: "CadenceTerminal", targets: ["CadenceTerminal"]),
         .library(name: "CadenceClient", targets: ["CadenceClient"]),
         .library(name: "CadenceServer", targets: ["CadenceServer"]),
         .library(name: "CadenceTesting", targets: ["CadenceTesting"]),
@@ -50,6 +52,9 @@ let package = Package(
         ),
         .target(
             name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
+            swiftSettings: strict),
+        .target(
+            name: "CadenceTerminal", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceUI"],
             swiftSettings: strict),
         .target(
             name: "CadenceEngine",
@@ -94,7 +99,7 @@ let package = Package(
             name: "cadence",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
-                "CadenceStore", "CadenceUI",
+                "CadenceStore", "CadenceUI", "CadenceTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -122,6 +127,10 @@ let package = Package(
         .testTarget(
             name: "CadenceUITests",
             dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CadenceTerminalTests",
+            dependencies: ["CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown"],
             swiftSettings: strict),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),
         .testTarget(

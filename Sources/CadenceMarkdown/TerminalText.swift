@@ -34,9 +34,17 @@ struct TerminalSpan: Hashable {
     var style: TerminalStyle
 }
 
-enum TerminalText {
-    /// Columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
-    static func width(of character: Character) -> Int {
+/// How many terminal columns text takes: 2 for East Asian wide characters and emoji, 0 for
+/// combining marks and controls, 1 otherwise. The markdown renderer wraps by these rules, and so
+/// should anything laid out beside it.
+///
+/// ```swift
+/// TerminalColumns.width(of: "日本")   // 4
+/// TerminalColumns.width(of: "e\u{301}") // 1
+/// ```
+public enum TerminalColumns {
+    /// Columns a character takes.
+    public static func width(of character: Character) -> Int {
         var result = 0
         for scalar in character.unicodeScalars {
             let w = width(of: scalar)
@@ -46,7 +54,8 @@ enum TerminalText {
         return result
     }
 
-    static func width(of scalar: Unicode.Scalar) -> Int {
+    /// Columns a scalar takes on its own.
+    public static func width(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
         if v < 0x300 { return 1 }
@@ -63,6 +72,18 @@ enum TerminalText {
             return 1
         }
     }
+
+    /// Columns of plain text (no escape codes).
+    public static func width(of text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+}
+
+enum TerminalText {
+    /// Columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
+    static func width(of character: Character) -> Int { TerminalColumns.width(of: character) }
+
+    static func width(of scalar: Unicode.Scalar) -> Int { TerminalColumns.width(of: scalar) }
 
     static func width(of text: String) -> Int {
         text.reduce(0) { $0 + width(of: $1) }

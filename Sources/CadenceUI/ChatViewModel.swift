@@ -1,4 +1,5 @@
 public import CadenceCore
+public import CadencePacing
 public import CadenceStore
 public import Foundation
 public import Observation
@@ -42,6 +43,8 @@ public final class ChatViewModel {
     public private(set) var pillCount: Int?
     /// The conversation's id in the store (or a fresh one when there is no store).
     public let conversationID: String
+    /// How new answers reveal their text.
+    public let pacing: DisplayPacer.Mode
     /// The last store write that failed, said in one line; `nil` while all is well. Streaming goes
     /// on when the store fails.
     public private(set) var storageError: String?
@@ -50,7 +53,9 @@ public final class ChatViewModel {
     @ObservationIgnored private let elapsed: @Sendable () -> Duration
     @ObservationIgnored private let makeID: @MainActor () -> String
     @ObservationIgnored private var scroll: ScrollPinState
-    @ObservationIgnored private var streams: [String: (token: Int, task: Task<Void, Never>)] = [:]
+    @ObservationIgnored private var streams: [String: (token: Int, task: Task<Void, Never>)] = [:] {
+        didSet { if isStreaming != !streams.isEmpty { isStreaming = !streams.isEmpty } }
+    }
     @ObservationIgnored private var nextToken = 0
     @ObservationIgnored private let makeRecorder: (@MainActor (String) -> AnswerRecorder)?
     @ObservationIgnored private var recorders: [String: AnswerRecorder] = [:]
@@ -65,15 +70,17 @@ public final class ChatViewModel {
     ///   - store: where answers are recorded, if anywhere; the conversation must exist in it.
     ///   - conversationID: the conversation in `store`; a fresh id by default.
     ///   - checkpointInterval: the shortest time between two checkpoints of a streaming answer.
+    ///   - pacing: how new answers reveal their text (adaptive, character, word or instant).
     ///   - makeID: a new answer's identifier; defaults to `"answer-1"`, `"answer-2"`, … without a
     ///     store and to UUIDs with one (answer ids are unique across a store).
     ///   - open: opens the stream of one answer's updates.
     public init<C: Clock>(
         clock: C, answers: [AnswerViewModel] = [], scroll: ScrollPinState.Configuration = .standard,
         store: (any ConversationStore)? = nil, conversationID: String? = nil,
-        checkpointInterval: Duration = .milliseconds(250),
+        checkpointInterval: Duration = .milliseconds(250), pacing: DisplayPacer.Mode = .adaptive,
         makeID: (@MainActor () -> String)? = nil, open: @escaping AnswerSource
     ) where C.Duration == Duration {
+        self.pacing = pacing
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
         self.open = open
@@ -110,12 +117,12 @@ public final class ChatViewModel {
     public convenience init<C: Clock>(
         clock: C, restoring conversation: Conversation, store: any ConversationStore,
         scroll: ScrollPinState.Configuration = .standard, checkpointInterval: Duration = .milliseconds(250),
-        open: @escaping AnswerSource
+        pacing: DisplayPacer.Mode = .adaptive, open: @escaping AnswerSource
     ) where C.Duration == Duration {
         self.init(
             clock: clock, answers: conversation.answers.reversed().map(AnswerViewModel.init(restoring:)),
             scroll: scroll, store: store, conversationID: conversation.id, checkpointInterval: checkpointInterval,
-            open: open)
+            pacing: pacing, open: open)
     }
 
     /// Waits until every answer that has ended is saved (and every cancel recorded).
@@ -150,8 +157,8 @@ public final class ChatViewModel {
         answers.first { $0.id == id }
     }
 
-    /// Whether any answer is still streaming.
-    public var isStreaming: Bool { !streams.isEmpty }
+    /// Whether any answer is still streaming (observable: a view can start its frame loop on it).
+    public private(set) var isStreaming = false
 
     /// Whether ``frame()`` has work to do.
     public var needsFrames: Bool { answers.contains { $0.needsFrames } || scroll.nextDeadline != nil }
@@ -164,7 +171,7 @@ public final class ChatViewModel {
     public func send(_ query: String) -> AnswerViewModel {
         var id = makeID()
         while answer(id) != nil { id = makeID() }  // a restored answer may hold a generated id
-        let answer = AnswerViewModel(id: id, query: query)
+        let answer = AnswerViewModel(id: id, query: query, pacer: DisplayPacer(mode: pacing))
         let request = AnswerRequest(query: query, history: history(olderThan: 0))
         answers.insert(answer, at: 0)
         start(answer, request)
@@ -195,7 +202,7 @@ public final class ChatViewModel {
     public func retry(_ id: String) -> AnswerViewModel? {
         guard let index = answers.firstIndex(where: { $0.id == id }) else { return nil }
         streams.removeValue(forKey: id)?.task.cancel()
-        let fresh = AnswerViewModel(id: id, query: answers[index].query)
+        let fresh = AnswerViewModel(id: id, query: answers[index].query, pacer: DisplayPacer(mode: pacing))
         answers[index] = fresh
         start(fresh, AnswerRequest(query: fresh.query, history: history(olderThan: index + 1)))
         return fresh

@@ -20,6 +20,42 @@ import Testing
             })
     }
 
+    @Test func changesAreWrittenThroughToTheStoreInOrder() async throws {
+        let store = try SQLiteConversationStore.inMemory()
+        var next = 0
+        let list = SessionListViewModel(
+            store: store,
+            makeID: {
+                next += 1
+                return "s\(next)"
+            })
+        let first = list.create()
+        let second = list.create(title: "Second")
+        list.rename(first.id, to: "Renamed first")
+        list.delete(second.id)
+        await list.pendingWrites()
+        #expect(list.storageError == nil)
+        let stored = try await store.conversations()
+        #expect(stored.map(\.id) == ["s1"])
+        #expect(stored.first?.title == "Renamed first" && stored.first?.hasPlaceholderTitle == false)
+
+        // Another list on the same store reads it back.
+        let other = SessionListViewModel(store: store)
+        try await other.reload()
+        #expect(other.sessions.map(\.id) == ["s1"] && other.activeID == "s1")
+    }
+
+    @Test func aFailedWriteIsReportedAndTheListStaysAsShown() async throws {
+        let store = try SQLiteConversationStore.inMemory()
+        let list = SessionListViewModel(
+            sessions: [ConversationSummary(id: "ghost", title: "Not in the store", createdAt: .now, updatedAt: .now)],
+            store: store)
+        list.rename("ghost", to: "Still shown")
+        await list.pendingWrites()
+        #expect(list.storageError?.contains("ghost") == true)
+        #expect(list.sessions.first?.title == "Still shown")
+    }
+
     @Test func startsEmpty() {
         let list = SessionListViewModel()
         #expect(list.sessions.isEmpty)

@@ -42,9 +42,20 @@ struct CadenceBinary {
         }
     }
 
-    static func runBlocking(_ arguments: [String], stdin: Data?, environment: [String: String]) throws -> Result {
+    /// Runs a shell command line (for redirections), off the cooperative pool like ``run(_:stdin:environment:)``.
+    static func runShell(_ line: String) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try runBlocking(["-c", line], stdin: nil, environment: [:], executable: URL(fileURLWithPath: "/bin/sh")) })
+            }
+        }
+    }
+
+    static func runBlocking(
+        _ arguments: [String], stdin: Data?, environment: [String: String], executable: URL = CadenceBinary.url
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(isolatedHistory) { $1 }
             .merging(environment) { $1 }

@@ -9,11 +9,13 @@ enum AnswerSession {
     @discardableResult
     static func run(
         transport: any ResearchTransport, request: AnswerRequest, configuration: ReliabilityConfiguration,
-        output: TerminalOutput, showsStages: Bool, recording: AnswerRecording? = nil
+        output: TerminalOutput, showsStages: Bool, recording: AnswerRecording? = nil, json: Bool = false
     ) async throws -> String {
+        let updates = AnswerStream(request: request, transport: transport, configuration: configuration)
+        if json { return try await printJSON(updates, output: output, recording: recording) }
         var printer = AnswerPrinter(output: output, showsStages: showsStages)
         var recording = recording
-        for await update in AnswerStream(request: request, transport: transport, configuration: configuration) {
+        for await update in updates {
             await recording?.record(update)
             printer.handle(update)
         }
@@ -23,5 +25,29 @@ enum AnswerSession {
             throw ExitCode.failure
         }
         return printer.text
+    }
+
+    /// `--json`: each update as one JSON line, as it arrives. Fails like the text output does.
+    static func printJSON(
+        _ updates: some AsyncSequence<AnswerUpdate, Never>, output: TerminalOutput, recording: AnswerRecording?
+    ) async throws -> String {
+        var recording = recording
+        var text = ""
+        var failure: String?
+        for await update in updates {
+            await recording?.record(update)
+            output.line(update.json.jsonText)
+            switch update {
+            case .textAppended(let chunk): text += chunk
+            case .failed(let answerFailure): failure = answerFailure.message
+            case .cancelled: failure = "cancelled"
+            default: break
+            }
+        }
+        if let failure {
+            TerminalOutput.error(failure)
+            throw ExitCode.failure
+        }
+        return text
     }
 }

@@ -26,7 +26,8 @@ struct AskCommand: AsyncParsableCommand {
 
     func run() async throws {
         try source.validateSource()
-        let output = TerminalOutput(plain: source.plain)
+        if source.plain, source.json { throw ValidationError("choose --plain or --json, not both") }
+        let output = TerminalOutput(plain: source.plain || source.json)
         guard let store = try history.openStore() else {
             _ = try await source.answer([ChatTurn(role: "user", content: question)], output: output)
             return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CadenceCore
 import CadenceStore
+import CadenceUI
 import Foundation
 
 /// `cadence chat`: a conversation that keeps its history, in the store and as context.
@@ -20,26 +21,52 @@ struct ChatCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "List the saved conversations: id, title, last update and how the last answer ended.")
     var list = false
 
-    @Flag(name: .long, help: "With --list: one JSON object per line.")
-    var json = false
+    @Option(name: .long, help: "How text appears in the full-screen UI: adaptive, char, word or instant.")
+    var pace: PaceCommand.PaceMode = .adaptive
 
     func validate() throws {
         if list, history.noHistory { throw ValidationError("--list reads the history; drop --no-history") }
-        if json, !list { throw ValidationError("--json goes with --list") }
+        if source.plain, source.json { throw ValidationError("choose --plain or --json, not both") }
     }
 
     func run() async throws {
         if list {
-            try await ConversationList.print(store: history.openStore(), json: json)
+            try await ConversationList.print(store: history.openStore(), json: source.json)
             return
         }
         try source.validateSource()
-        let output = TerminalOutput(plain: source.plain)
+        let output = TerminalOutput(plain: source.plain || source.json)
         let store = try history.openStore()
         var conversation: Conversation?
         if let store { conversation = try await history.openConversation(in: store) }
+        if FullScreen.isAvailable(plain: source.plain || source.json) {
+            try await runFullScreen(store: store, conversation: conversation)
+        } else {
+            try await runLines(output: output, store: store, conversation: conversation)
+        }
+        if let store, let conversation { try await Self.finish(conversation.id, in: store, output: output) }
+    }
+
+    /// The full-screen UI: earlier answers shown in full, new ones paced and saved as they stream.
+    private func runFullScreen(store: SQLiteConversationStore?, conversation: Conversation?) async throws {
+        let open = source.answerSource()
+        let chat: ChatViewModel
+        if let store, let conversation {
+            chat = await ChatViewModel(
+                clock: ContinuousClock(), restoring: conversation, store: store,
+                checkpointInterval: .milliseconds(history.checkpointIntervalMs), pacing: pace.pacerMode, open: open)
+        } else {
+            chat = await ChatViewModel(clock: ContinuousClock(), pacing: pace.pacerMode, open: open)
+        }
+        try await FullScreen.run(chat: chat, initialQuestion: nil, history: conversation?.answers.map(\.query) ?? [])
+    }
+
+    /// Line by line, for pipes, scripts and `--plain`: read a question, stream its answer, repeat.
+    private func runLines(output: TerminalOutput, store: SQLiteConversationStore?, conversation: Conversation?)
+        async throws
+    {
         var turns = conversation?.history ?? []
-        if let conversation, !conversation.answers.isEmpty {
+        if let conversation, !conversation.answers.isEmpty, output.styled {
             let count = conversation.answers.count
             output.line(output.dim("Continuing “\(conversation.title)” (\(count) earlier question\(count == 1 ? "" : "s"))"))
         }
@@ -61,7 +88,17 @@ struct ChatCommand: AsyncParsableCommand {
                 // The reason is on stderr already; the conversation goes on without the failed turn.
                 turns.removeLast()
             }
-            output.line()
+            if !source.json { output.line() }
+        }
+    }
+
+    /// A conversation nothing was asked in is not kept; one that was says how to continue it.
+    static func finish(_ id: String, in store: SQLiteConversationStore, output: TerminalOutput) async throws {
+        guard let saved = try await store.conversation(id) else { return }
+        if saved.answers.isEmpty {
+            try await store.deleteConversation(id)
+        } else if output.styled {
+            output.line(output.dim("Saved as conversation \(id) · continue with: cadence chat --resume \(id)"))
         }
     }
 }

@@ -64,3 +64,54 @@ enum ModelAnswerSession {
         return text
     }
 }
+
+extension ModelAnswerSession {
+    /// A model's answer as ``AnswerUpdate``s, the form the view models and `--json` take: text as
+    /// it streams, then completed, failed or cancelled with everything received.
+    static func updates(client: ModelClient, turns: [ChatTurn]) -> AsyncStream<AnswerUpdate> {
+        AsyncStream { continuation in
+            let task = Task {
+                var text = ""
+                var failure: String?
+                var finish: FinishReason?
+                do {
+                    for try await event in client.stream(turns) {
+                        switch event {
+                        case .text(let delta, 0), .refusal(let delta, 0):
+                            text += delta
+                            continuation.yield(.textAppended(delta))
+                        case .finish(let reason, 0):
+                            finish = reason
+                        case .error(let error):
+                            failure = error.message
+                        default:
+                            break
+                        }
+                    }
+                } catch is CancellationError {
+                    failure = nil
+                    finish = nil
+                    continuation.yield(.cancelled(partialText: text))
+                    continuation.finish()
+                    return
+                } catch let error as CadenceClientError {
+                    failure = error.message
+                } catch {
+                    failure = "\(error)"
+                }
+                if Task.isCancelled {
+                    continuation.yield(.cancelled(partialText: text))
+                } else if let failure {
+                    continuation.yield(.failed(AnswerFailure(.connection, message: failure, partialText: text)))
+                } else if finish == .truncated {
+                    let message = "the stream ended before the provider finished (\(text.count) characters received)"
+                    continuation.yield(.failed(AnswerFailure(.interrupted, message: message, partialText: text)))
+                } else {
+                    continuation.yield(.completed(AnswerCompletion(reason: .completed, text: text)))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

@@ -20,6 +20,7 @@ struct PaceCommand: ParsableCommand {
             """
     )
 
+    /// How text is revealed: `--mode` here, `--pace` in `demo` and `chat`.
     enum PaceMode: String, ExpressibleByArgument, CaseIterable {
         case adaptive, char, word, instant
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CadenceClient
 import CadenceCore
+import CadenceUI
 import Foundation
 
 /// Where answers come from: a Cadence research server (`--url`) or a model provider (`--provider`).
@@ -23,8 +24,11 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: "A system prompt, with --provider.")
     var system: String?
 
-    @Flag(name: .long, help: "Plain output: the answer text, then the numbered sources.")
+    @Flag(name: .long, help: "Plain output: the answer text, then the numbered sources (also when stdout is not a terminal).")
     var plain = false
+
+    @Flag(name: .long, help: "Print each answer's updates as JSON lines (with chat --list: the list).")
+    var json = false
 
     @OptionGroup var reliability: ReliabilityOptions
 
@@ -57,13 +61,32 @@ struct SourceOptions: ParsableArguments {
     /// streams. Returns the answer text, or throws `ExitCode.failure` after a one-line reason on stderr.
     func answer(_ turns: [ChatTurn], output: TerminalOutput, recording: AnswerRecording? = nil) async throws -> String {
         if let provider = modelProvider() {
-            return try await ModelAnswerSession.run(
-                client: ModelClient(provider: provider), turns: turns, output: output, recording: recording)
+            let client = ModelClient(provider: provider)
+            if json {
+                return try await AnswerSession.printJSON(
+                    ModelAnswerSession.updates(client: client, turns: turns), output: output, recording: recording)
+            }
+            return try await ModelAnswerSession.run(client: client, turns: turns, output: output, recording: recording)
         }
         let question = turns.last?.content ?? ""
         return try await AnswerSession.run(
             transport: reliability.makeTransport(baseURL: url ?? ""),
             request: AnswerRequest(query: question, history: Array(turns.dropLast())),
-            configuration: reliability.configuration, output: output, showsStages: !plain, recording: recording)
+            configuration: reliability.configuration, output: output, showsStages: !plain, recording: recording, json: json)
+    }
+
+    /// Where the full-screen UI's answers come from: the research server through the reliability
+    /// engine, or the model provider with the conversation as turns.
+    func answerSource() -> ChatViewModel.AnswerSource {
+        if let provider = modelProvider() {
+            let client = ModelClient(provider: provider)
+            return { request in
+                ModelAnswerSession.updates(
+                    client: client, turns: request.history + [ChatTurn(role: "user", content: request.query)])
+            }
+        }
+        let transport = reliability.makeTransport(baseURL: url ?? "")
+        let configuration = reliability.configuration
+        return ChatViewModel.source { AnswerStream(request: $0, transport: transport, configuration: configuration) }
     }
 }

@@ -10,8 +10,12 @@ struct TerminalOutput {
     let styled: Bool
 
     init(plain: Bool) {
-        let noColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
-        styled = !plain && isatty(STDOUT_FILENO) == 1 && !noColor
+        styled = !plain && isatty(STDOUT_FILENO) == 1 && !Self.noColor
+    }
+
+    /// `NO_COLOR` is set to a non-empty value (no-color.org).
+    static var noColor: Bool {
+        getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
     }
 
     func write(_ text: String) {

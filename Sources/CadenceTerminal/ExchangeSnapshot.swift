@@ -1,0 +1,138 @@
+public import CadenceCore
+public import CadenceMarkdown
+public import CadenceUI
+
+/// What one exchange (a question and its answer) shows, as a value: the input of
+/// ``TranscriptLayout``, so layout is a pure function that tests can drive without view models.
+///
+/// Make one from an ``AnswerViewModel`` on the main actor, once per frame, or build it by hand.
+///
+/// ```swift
+/// let exchange = ExchangeSnapshot(answer)            // on the main actor
+/// let byHand = ExchangeSnapshot(
+///     id: "a1", question: "What is SSE?", phase: .researching(stage: "Searching corpus…"))
+/// ```
+public struct ExchangeSnapshot: Sendable, Hashable {
+    /// Where the answer is.
+    ///
+    /// ```swift
+    /// if case .failed(let message) = exchange.phase { print(message) }
+    /// ```
+    public enum Phase: Sendable, Hashable {
+        /// Research or writing is under way (or the text is still being revealed); `stage` describes
+        /// the latest research stage, if there was one.
+        case researching(stage: String?)
+        /// Finished, fully shown.
+        case completed
+        /// A timeout ended the answer; the text is what arrived.
+        case timedOut
+        /// Cancelled by the reader; the text so far stays.
+        case cancelled
+        /// Failed with this message; the text so far stays.
+        case failed(message: String)
+        /// Found unfinished when the conversation was opened again (the process died mid-answer).
+        case interrupted
+    }
+
+    /// The answer's identity: the cache key of its rendered lines.
+    public var id: String
+    public var question: String
+    public var phase: Phase
+    /// The markdown of the text revealed so far.
+    public var document: MarkdownTree
+    /// How many blocks at the start of ``document`` are final.
+    public var committedBlockCount: Int
+    /// The sources, in the order their numbers are given.
+    public var sources: [Source]
+    public var followUps: [String]
+    /// One line on the research behind a completed answer ("quick research · searched cadence,
+    /// search · 2 rounds · 3 sources"), when it had research stages.
+    public var researchSummary: String?
+
+    public init(
+        id: String, question: String, phase: Phase, document: MarkdownTree = MarkdownTree(blocks: []),
+        committedBlockCount: Int = 0, sources: [Source] = [], followUps: [String] = [], researchSummary: String? = nil
+    ) {
+        self.researchSummary = researchSummary
+        self.id = id
+        self.question = question
+        self.phase = phase
+        self.document = document
+        self.committedBlockCount = committedBlockCount
+        self.sources = sources
+        self.followUps = followUps
+    }
+
+    /// The exchange as `answer` shows it now (its pacer-visible text, not everything received).
+    @MainActor
+    public init(_ answer: AnswerViewModel) {
+        let phase: Phase
+        switch answer.outcome {
+        case .cancelled?:
+            phase = .cancelled
+        case .failed(let failure)?:
+            phase = .failed(message: failure.message)
+        case .interrupted?:
+            phase = .interrupted
+        case .completed(let completion)? where !answer.isAnimating:
+            phase = completion.reason == .timedOut ? .timedOut : .completed
+        default:
+            phase = .researching(stage: answer.stages.last { $0.stageDescription != nil }?.stageDescription)
+        }
+        self.init(
+            id: answer.id, question: answer.query, phase: phase, document: answer.document,
+            committedBlockCount: answer.committedBlockCount, sources: answer.sources, followUps: answer.followUps,
+            researchSummary: Self.summary(of: answer.stages, sources: answer.sources.count))
+    }
+
+    /// The research stages in one line: the tier, the collections searched, the rounds, the sources kept.
+    static func summary(of stages: [ResearchEvent.Kind], sources: Int) -> String? {
+        var tier: String?
+        var searched: [String] = []
+        var rounds = 0
+        for stage in stages {
+            switch stage {
+            case .tierSelected(let chosen, _): tier = chosen
+            case .searching(let source) where !searched.contains(source): searched.append(source)
+            case .roundStarted: rounds += 1
+            default: break
+            }
+        }
+        guard tier != nil || !searched.isEmpty || rounds > 0 else { return nil }
+        var parts: [String] = []
+        if let tier { parts.append("\(tier) research") }
+        if !searched.isEmpty { parts.append("searched " + searched.joined(separator: ", ")) }
+        if rounds > 0 { parts.append("\(rounds) round\(rounds == 1 ? "" : "s")") }
+        parts.append("\(sources) source\(sources == 1 ? "" : "s")")
+        return parts.joined(separator: " · ")
+    }
+
+    /// Whether the spinner turns for this exchange.
+    public var isRunning: Bool {
+        if case .researching = phase { return true }
+        return false
+    }
+}
+
+/// The whole conversation as values, oldest exchange first.
+///
+/// ```swift
+/// let transcript = TranscriptSnapshot(chat)          // on the main actor
+/// let lines = layout.lines(for: transcript, width: 80, time: now)
+/// ```
+public struct TranscriptSnapshot: Sendable, Hashable {
+    public var exchanges: [ExchangeSnapshot]
+
+    public init(exchanges: [ExchangeSnapshot]) {
+        self.exchanges = exchanges
+    }
+
+    /// The conversation of `chat` (whose answers are newest first), oldest first.
+    @MainActor
+    public init(_ chat: ChatViewModel) {
+        exchanges = chat.answers.reversed().map(ExchangeSnapshot.init)
+    }
+
+    /// Whether any exchange shows a spinner.
+    public var isRunning: Bool { exchanges.contains { $0.isRunning } }
+}

@@ -1,0 +1,168 @@
+public import CadenceCore
+import CadenceMarkdown
+
+/// Turns the conversation into screen lines at a width: for each exchange, oldest first, the
+/// question, a status line (a spinner and the research stage while it runs; "cancelled",
+/// "timed out — partial answer" or "failed: …" after), the answer's markdown rendered by
+/// `ANSIRenderer`, the numbered sources and, once complete, the follow-up questions.
+///
+/// The lines are a pure function of the snapshot, the width and the spinner frame. The layout
+/// keeps, per answer, the rendered lines of its committed blocks (which never change), so a frame
+/// renders only the open tail of a growing answer; a new width drops them all and re-wraps.
+///
+/// ```swift
+/// var layout = TranscriptLayout(colors: true)
+/// let lines = layout.lines(for: TranscriptSnapshot(chat), width: 80, spinnerFrame: 3)
+/// ```
+public struct TranscriptLayout: Sendable {
+    /// The spinner's frames, one per ``spinnerInterval``.
+    public static let spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    public static let spinnerInterval = Duration.milliseconds(100)
+
+    /// The spinner frame to show at `time` (from any fixed origin).
+    ///
+    /// ```swift
+    /// TranscriptLayout.spinnerFrame(at: .milliseconds(250))   // 2
+    /// ```
+    public static func spinnerFrame(at time: Duration) -> Int {
+        Int(time / spinnerInterval)
+    }
+
+    /// Rendered lines of one answer's committed blocks.
+    struct Cache: Sendable {
+        var blocks: [[String]] = []
+        /// The last committed block rendered, to notice an answer replaced under the same id.
+        var lastBlock: Block?
+    }
+
+    public var colors: Bool
+    /// How many blocks have been rendered since the layout was made (for tests and profiling).
+    public private(set) var renderedBlockCount = 0
+    private var caches: [String: Cache] = [:]
+    private var cacheWidth = 0
+
+    public init(colors: Bool = true) {
+        self.colors = colors
+    }
+
+    /// Every line of the conversation, exchanges separated by a blank line.
+    public mutating func lines(for transcript: TranscriptSnapshot, width: Int, spinnerFrame: Int = 0) -> [String] {
+        let ids = Set(transcript.exchanges.map(\.id))
+        caches = caches.filter { ids.contains($0.key) }
+        var out: [String] = []
+        for (index, exchange) in transcript.exchanges.enumerated() {
+            if index > 0 { out.append("") }
+            out += lines(for: exchange, width: width, spinnerFrame: spinnerFrame)
+        }
+        return out
+    }
+
+    /// The lines of one exchange.
+    public mutating func lines(for exchange: ExchangeSnapshot, width: Int, spinnerFrame: Int = 0) -> [String] {
+        let width = max(width, 1)
+        let style = SGR(colors: colors)
+        var out = DisplayWidth.wrap("› " + exchange.question, width: width, indent: "  ").map(style.bold)
+        if let status = statusLine(exchange, spinnerFrame: spinnerFrame, style: style) {
+            out += DisplayWidth.wrap(status.text, width: width).map(status.paint)
+        }
+        let body = bodyLines(exchange, width: width)
+        if !body.isEmpty {
+            out.append("")
+            out += body
+        }
+        out += sourceLines(exchange, width: width, style: style)
+        out += followUpLines(exchange, width: width, style: style)
+        return out
+    }
+
+    // MARK: Parts
+
+    private func statusLine(
+        _ exchange: ExchangeSnapshot, spinnerFrame: Int, style: SGR
+    )
+        -> (text: String, paint: (String) -> String)?
+    {
+        switch exchange.phase {
+        case .researching(let stage):
+            let frames = Self.spinnerFrames
+            let spinner = frames[((spinnerFrame % frames.count) + frames.count) % frames.count]
+            return (spinner + " " + (stage ?? "Thinking…"), style.cyan)
+        case .completed: return exchange.researchSummary.map { ("✓ " + $0, style.dim) }
+        case .cancelled: return ("cancelled", style.dim)
+        case .timedOut: return ("timed out — partial answer", style.dim)
+        case .interrupted: return ("interrupted — partial answer", style.dim)
+        case .failed(let message): return ("failed: " + message, style.red)
+        }
+    }
+
+    /// The answer's markdown: committed blocks from the cache, the tail rendered now.
+    private mutating func bodyLines(_ exchange: ExchangeSnapshot, width: Int) -> [String] {
+        if width != cacheWidth {
+            caches.removeAll()
+            cacheWidth = width
+        }
+        let blocks = exchange.document.blocks
+        let committed = min(exchange.committedBlockCount, blocks.count)
+        var cache = caches[exchange.id] ?? Cache()
+        if cache.blocks.count > committed
+            || (cache.lastBlock != nil && blocks[cache.blocks.count - 1] != cache.lastBlock)
+        {
+            cache = Cache()  // the answer was replaced (a retry) or its text was rewritten
+        }
+        while cache.blocks.count < committed {
+            cache.blocks.append(render(blocks[cache.blocks.count], width: width))
+            cache.lastBlock = blocks[cache.blocks.count - 1]
+        }
+        caches[exchange.id] = cache
+        var out: [String] = []
+        for (index, lines) in cache.blocks.enumerated() {
+            if index > 0 { out.append("") }
+            out += lines
+        }
+        for block in blocks[committed...] {
+            if !out.isEmpty { out.append("") }
+            out += render(block, width: width)
+        }
+        return out
+    }
+
+    private mutating func render(_ block: Block, width: Int) -> [String] {
+        renderedBlockCount += 1
+        let text = ANSIRenderer(width: width, colors: colors).render([block])
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// "Sources", then `[n] Title — url`, numbered as the citations in the text are.
+    private func sourceLines(_ exchange: ExchangeSnapshot, width: Int, style: SGR) -> [String] {
+        guard !exchange.sources.isEmpty else { return [] }
+        var out = ["", style.bold("Sources")]
+        for (index, source) in exchange.sources.enumerated() {
+            let number = "[\(Self.citationNumber(of: source, at: index))]"
+            let plain = "  \(number) \(source.title) — \(source.url)"
+            if DisplayWidth.of(plain) <= width {
+                out.append("  \(style.cyan(number)) \(source.title) — \(style.dim(source.url))")
+            } else {
+                out += DisplayWidth.wrap(plain, width: width, indent: "      ")
+            }
+        }
+        return out
+    }
+
+    /// The number a source is cited by: its id when numeric (`"2"` for `[2]`), else its position.
+    public static func citationNumber(of source: Source, at index: Int) -> Int {
+        Int(source.id) ?? index + 1
+    }
+
+    private func followUpLines(_ exchange: ExchangeSnapshot, width: Int, style: SGR) -> [String] {
+        guard !exchange.followUps.isEmpty, exchange.phase == .completed || exchange.phase == .timedOut else {
+            return []
+        }
+        var out = ["", style.bold("Follow-up questions")]
+        for question in exchange.followUps {
+            out += DisplayWidth.wrap("  • " + question, width: width, indent: "    ")
+        }
+        return out
+    }
+}
