@@ -24,6 +24,10 @@ struct CadenceBinary {
         return ["CADENCE_DATA_HOME": folder.path]
     }()
 
+    /// How long a command may run before the harness kills it. Generous: commands finish in well under a
+    /// second here; this only turns a hang into a failure.
+    static let processDeadline: TimeInterval = 120
+
     struct Result {
         var status: Int32
         var stdout: String
@@ -66,6 +70,13 @@ struct CadenceBinary {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        // A safety net, not a timer the test relies on: a child that hangs is killed, and the test fails
+        // saying so, instead of holding the whole run until CI gives up.
+        let watchdog = DispatchWorkItem { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + processDeadline, execute: watchdog)
+        defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe never blocks the child.
@@ -79,9 +90,11 @@ struct CadenceBinary {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        var stderr = String(decoding: errData, as: UTF8.self)
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+            stderr += "\n[test harness: killed after \(Int(processDeadline)) s: the command did not finish]"
+        }
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: stderr)
     }
 }
 

@@ -25,6 +25,10 @@ final class RunningBinary: @unchecked Sendable {
         chunks = stream
         iterator = stream.makeAsyncIterator()
         try process.run()
+        // A safety net like CadenceBinary's: a child that hangs is killed, so a read ends and the test fails.
+        DispatchQueue.global().asyncAfter(deadline: .now() + CadenceBinary.processDeadline) { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         // A thread of its own does the blocking reads.
         Thread.detachNewThread {
             while true {
@@ -43,6 +47,10 @@ final class RunningBinary: @unchecked Sendable {
             stdout += String(decoding: data, as: UTF8.self)
         }
         return true
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// `kill -9`, then reaps the process.

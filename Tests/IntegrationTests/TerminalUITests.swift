@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceTesting
 import Foundation
 import Testing
 
@@ -14,6 +15,7 @@ final class TmuxSession: @unchecked Sendable {
 
     let name = "cadence-test-\(UUID().uuidString.prefix(8))"
     let folder: URL
+    private let fifo: String
     private var iterator: AsyncStream<Data>.Iterator
     /// Everything the program wrote to the terminal so far, escape codes included.
     private(set) var output = ""
@@ -24,6 +26,7 @@ final class TmuxSession: @unchecked Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let fifo = folder.appendingPathComponent("pane.fifo").path
+        self.fifo = fifo
         guard mkfifo(fifo, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
         let (stream, continuation) = AsyncStream.makeStream(of: Data.self)
         iterator = stream.makeAsyncIterator()
@@ -51,38 +54,111 @@ final class TmuxSession: @unchecked Sendable {
     /// Sends tmux key names ("Enter", "C-c", "PageUp") or literal text.
     func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
 
+    /// The processes the pane's shell started: the program under test, and nothing of another test's.
+    func programIDs() throws -> [pid_t] {
+        let shell = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").compactMap { pid_t($0) }
+    }
+
     /// The screen as text.
     func capture() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
 
     /// Reads the program's output until `text` appears in it; false if the output ended first.
-    func waitForOutput(_ text: String) async -> Bool {
+    ///
+    /// The deadline is a safety net, not a timer the test relies on: if the text never comes, the
+    /// session is killed, the output ends, and the test fails saying what it waited for, instead of
+    /// holding the whole run until CI gives up.
+    func waitForOutput(_ text: String, deadline seconds: TimeInterval = 90) async -> Bool {
+        let gaveUp = Flag()
+        let watchdog = DispatchWorkItem { [weak self] in
+            gaveUp.set()
+            self?.abandon()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        defer { watchdog.cancel() }
         while !output.contains(text) {
-            guard let data = await iterator.next() else { return false }
+            guard let data = await iterator.next() else {
+                if gaveUp.isSet { Issue.record("gave up after \(Int(seconds)) s waiting for \"\(text)\" in the terminal") }
+                return false
+            }
             output += String(decoding: data, as: UTF8.self)
         }
         return true
+    }
+
+    /// Ends the session and the reader of its output.
+    private func abandon() {
+        _ = try? tmux(["kill-session", "-t", name])
+        // If tmux never opened the FIFO, the reader still waits in open(2); a read-write open is a
+        // writer that never blocks, and closing it gives the reader its end of file.
+        let descriptor = open(fifo, O_RDWR | O_NONBLOCK)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     func file(_ name: String) -> String {
         (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
     }
 
+    /// Adds "close every descriptor from 3 up" to the child's actions: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34+, looked up at run time because Swift's Glibc
+    /// module does not declare it), else a close for each descriptor open now.
+    private static func closeEverythingElse(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+
+    /// Runs one tmux command and returns what it printed.
+    ///
+    /// Through `posix_spawn`, not Foundation's `Process`: the first tmux command forks the tmux server,
+    /// and a server that inherited the socket `Process` watches for its child's exit makes
+    /// `waitUntilExit()` wait for the server, forever. On a machine with no tmux server running yet
+    /// (a clean CI box) that hung the whole run. Here the child gets only standard input, output and
+    /// error, and its exit is `waitpid`.
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.tmuxPath ?? "tmux")
-        process.arguments = arguments
+        let path = Self.tmuxPath ?? "/usr/bin/tmux"
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "NO_COLOR")
         environment.removeValue(forKey: "TMUX")
         environment.merge(CadenceBinary.isolatedHistory) { $1 }
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+
+        var output: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        Self.closeEverythingElse(&actions)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        close(output[1])
+        defer { close(output[0]) }
+        guard spawned == 0 else { throw POSIXError(.init(rawValue: spawned) ?? .EIO) }
+
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(output[0], &buffer, buffer.count)
+            if count > 0 { data.append(buffer, count: count); continue }
+            if count < 0 && errno == EINTR { continue }
+            break
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return String(decoding: data, as: UTF8.self)
     }
 }
@@ -141,23 +217,34 @@ struct TerminalUITests {
         let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 150"
         let session = try TmuxSession(command: command, columns: 90, rows: 30)
         #expect(await session.waitForOutput("This draws"))
-        let pids = try #require(Self.pids(of: "demo --question"))
+        let pids = try session.programIDs()
+        #expect(!pids.isEmpty, "the program runs in the pane")
         for pid in pids { kill(pid, SIGTERM) }
         #expect(await session.waitForOutput("CADENCE-EXIT="))
         #expect(session.output.contains("\u{1B}[?1049l"), "the alternate screen closes")
         #expect(session.file("stty-before") == session.file("stty-after"), "terminal modes restored")
     }
 
-    /// The ids of running processes whose command line contains `fragment` and that run the cadence binary.
-    static func pids(of fragment: String) -> [pid_t]? {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
-        return entries.compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry),
-                let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
-            else { return nil }
-            let line = String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
-            return line.hasPrefix(CadenceBinary.url.path) && line.contains(fragment) ? pid : nil
-        }
+    @Test func aDroppedConnectionShowsTheReconnectBannerAndTheAnswerCompletes() async throws {
+        let script = FaultScript.answer(
+            text: "Resumed answers keep every word exactly once, even when the connection drops.", tokenCharacters: 5)
+        let server = try await FaultServer.start(script: script)
+        defer { Task { await server.shutdown() } }
+        // The first connection breaks mid-answer; the resume gets 503 once, then succeeds.
+        server.enqueue(.closeAfter(bytes: script.frames(after: 0).frameEnds[6] + 2), .status(503))
+        let command = "'\(CadenceBinary.url.path)' chat --url \(server.baseURL) --no-history"
+        let session = try TmuxSession(command: command, columns: 100, rows: 24)
+        #expect(await session.waitForOutput("Enter send"), "the UI is up")
+        try session.keys("-l", "Does resume work?")
+        try session.keys("Enter")
+        #expect(await session.waitForOutput("Reconnecting (attempt"), "output: \(session.output.suffix(400))")
+        #expect(await session.waitForOutput("Reconnected"))
+        #expect(await session.waitForOutput("Sources"))
+        let screen = try session.capture()
+        #expect(screen.contains("Resumed answers keep every word exactly once"), "screen:\n\(screen)")
+        #expect(screen.components(separatedBy: "keep every word").count == 2, "no text doubled")
+        try session.keys("C-d")
+        #expect(await session.waitForOutput("CADENCE-EXIT=0"))
     }
 }
 
