@@ -13,6 +13,10 @@ final class TmuxSession: @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
+    /// A tmux server of the test run's own, started with no configuration file: a tmux the user
+    /// already runs would give its panes its own environment (the user's data directory) and settings.
+    static let serverOptions = ["-L", "cadence-tests-\(getpid())", "-f", "/dev/null"]
+
     let name = "cadence-test-\(UUID().uuidString.prefix(8))"
     let folder: URL
     private let fifo: String
@@ -66,11 +70,27 @@ final class TmuxSession: @unchecked Sendable {
     func capture() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
 
     /// Reads the program's output until `text` appears in it; false if the output ended first.
-    ///
-    /// The deadline is a safety net, not a timer the test relies on: if the text never comes, the
-    /// session is killed, the output ends, and the test fails saying what it waited for, instead of
-    /// holding the whole run until CI gives up.
     func waitForOutput(_ text: String, deadline seconds: TimeInterval = 90) async -> Bool {
+        await wait(for: "\"\(text)\" in the output", deadline: seconds) { $0.output.contains(text) }
+    }
+
+    /// Reads the program's output until, after what it drew, the screen satisfies `condition`.
+    func waitForScreen(
+        _ description: String, deadline seconds: TimeInterval = 90, _ condition: @escaping (String) -> Bool
+    ) async -> Bool {
+        await wait(for: description, deadline: seconds) { session in
+            (try? session.capture()).map(condition) ?? false
+        }
+    }
+
+    /// Reads output chunk by chunk until `condition` holds.
+    ///
+    /// The deadline is a safety net, not a timer the test relies on: if the condition never comes,
+    /// the session is killed, the output ends, and the test fails saying what it waited for, instead
+    /// of holding the whole run until CI gives up.
+    private func wait(
+        for description: String, deadline seconds: TimeInterval, until condition: (TmuxSession) -> Bool
+    ) async -> Bool {
         let gaveUp = Flag()
         let watchdog = DispatchWorkItem { [weak self] in
             gaveUp.set()
@@ -78,9 +98,9 @@ final class TmuxSession: @unchecked Sendable {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
         defer { watchdog.cancel() }
-        while !output.contains(text) {
+        while !condition(self) {
             guard let data = await iterator.next() else {
-                if gaveUp.isSet { Issue.record("gave up after \(Int(seconds)) s waiting for \"\(text)\" in the terminal") }
+                if gaveUp.isSet { Issue.record("gave up after \(Int(seconds)) s waiting for \(description)") }
                 return false
             }
             output += String(decoding: data, as: UTF8.self)
@@ -140,7 +160,7 @@ final class TmuxSession: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         Self.closeEverythingElse(&actions)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([path] + Self.serverOptions + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
@@ -200,7 +220,7 @@ struct TerminalUITests {
 
     @Test func ctrlCWhileStreamingCancelsAndKeepsTheText() async throws {
         // Slow tokens: the answer is still streaming when Ctrl-C arrives.
-        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 150"
+        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 60"
         let session = try TmuxSession(command: command, columns: 90, rows: 30)
         #expect(await session.waitForOutput("This draws"), "text started")
         try session.keys("C-c")
@@ -213,8 +233,43 @@ struct TerminalUITests {
         #expect(session.file("stty-before") == session.file("stty-after"))
     }
 
+    @Test func theReaderScrollsBackWhileItStreamsAndEndFollowsAgain() async throws {
+        // A short terminal, so the answer overflows it while still streaming.
+        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 40"
+        let session = try TmuxSession(command: command, columns: 80, rows: 14)
+        let question = "› \(Self.question)"
+        // Pinned: the view follows the text, so the question scrolls off the top.
+        #expect(await session.waitForScreen("the question to scroll off") { screen in
+            screen.contains("This draws") && !screen.hasPrefix(question)
+        })
+        try session.keys("PageUp")
+        // Unpinned: the view stays where the reader is, and counts what arrives below.
+        var indicator = ""
+        #expect(await session.waitForScreen("the new-lines indicator") { screen in
+            guard let line = screen.split(separator: "\n").first(where: { $0.contains("new lines") }) else { return false }
+            indicator = String(line)
+            return true
+        })
+        #expect(indicator.contains("↓ ") && indicator.contains("End to follow"), "indicator: \(indicator)")
+        let top = try session.capture().split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+        #expect(await session.waitForScreen("more new lines") { screen in
+            let line = screen.split(separator: "\n").first { $0.contains("new lines") }
+            return line != nil && String(line!) != indicator
+        })
+        let still = try session.capture()
+        #expect(still.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) == top,
+                "the reader's place does not move while text arrives:\n\(still)")
+        // End follows again: the indicator goes, and the finished answer's end is in view.
+        try session.keys("End")
+        #expect(await session.waitForScreen("the end of the answer, followed") { screen in
+            screen.contains("Follow-up questions") && !screen.contains("new lines")
+        })
+        try session.keys("C-c")
+        #expect(await session.waitForOutput("CADENCE-EXIT=0"))
+    }
+
     @Test func sigtermRestoresTheTerminal() async throws {
-        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 150"
+        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 60"
         let session = try TmuxSession(command: command, columns: 90, rows: 30)
         #expect(await session.waitForOutput("This draws"))
         let pids = try session.programIDs()
@@ -239,7 +294,8 @@ struct TerminalUITests {
         try session.keys("Enter")
         #expect(await session.waitForOutput("Reconnecting (attempt"), "output: \(session.output.suffix(400))")
         #expect(await session.waitForOutput("Reconnected"))
-        #expect(await session.waitForOutput("Sources"))
+        // The pacer reveals the last words after the stream ends: wait for them on the screen.
+        #expect(await session.waitForScreen("the whole answer") { $0.contains("when the connection drops.") })
         let screen = try session.capture()
         #expect(screen.contains("Resumed answers keep every word exactly once"), "screen:\n\(screen)")
         #expect(screen.components(separatedBy: "keep every word").count == 2, "no text doubled")
