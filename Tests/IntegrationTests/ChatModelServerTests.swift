@@ -11,13 +11,15 @@ import Testing
 /// into a real SQLite file.
 @Suite("Chat view models against the reference server")
 @MainActor
-struct ChatModelServerTests {
+final class ChatModelServerTests {
     let folder: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-chat-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     func source(_ server: RunningServer) -> ChatViewModel.AnswerSource {
         let url = server.baseURL

@@ -21,6 +21,10 @@ struct CadenceBinary {
     /// Commands keep history under a temporary folder, never in the user's data directory.
     static let isolatedHistory: [String: String] = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-tests-\(getpid())")
+        atexit {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-tests-\(getpid())")
+            try? FileManager.default.removeItem(at: folder)
+        }
         return ["CADENCE_DATA_HOME": folder.path]
     }()
 

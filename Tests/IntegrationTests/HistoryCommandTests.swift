@@ -68,7 +68,7 @@ final class Flag: @unchecked Sendable {
 }
 
 @Suite("History: ask and chat keep conversations in the store")
-struct HistoryCommandTests {
+final class HistoryCommandTests {
     let folder: URL
     var database: String { folder.appendingPathComponent("history.sqlite").path }
 
@@ -76,6 +76,8 @@ struct HistoryCommandTests {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     @Test func askSavesChatListsAndResumeFollowsUp() async throws {
         try await withServer { server in
