@@ -218,6 +218,24 @@ struct TerminalUITests {
         #expect(!before.isEmpty && before == session.file("stty-after"), "terminal modes restored")
     }
 
+    @Test func noColorKeepsTheFullScreenUIWithoutColours() async throws {
+        let command = "NO_COLOR=1 '\(CadenceBinary.url.path)' demo --question 'What is BM25?' --engine-delay-ms 0"
+        let session = try TmuxSession(command: command, columns: 90, rows: 30)
+        #expect(await session.waitForOutput("Follow-up questions"))
+        #expect(session.output.contains("\u{1B}[?1049h"), "still full-screen")
+        let styles = session.output.matches(of: /\x1B\[([0-9;]*)m/).map { String($0.1) }
+        #expect(styles.allSatisfy { $0.isEmpty || $0 == "0" }, "only resets, no colour or style: \(Set(styles))")
+        let withColour = try TmuxSession(
+            command: "'\(CadenceBinary.url.path)' demo --question 'What is BM25?' --engine-delay-ms 0", columns: 90, rows: 30)
+        #expect(await withColour.waitForOutput("Follow-up questions"))
+        #expect(withColour.output.matches(of: /\x1B\[([0-9;]*)m/).contains { !$0.1.isEmpty && $0.1 != "0" },
+                "without NO_COLOR the same screen has colour, so the check above can fail")
+        try session.keys("C-c")
+        try withColour.keys("C-c")
+        #expect(await session.waitForOutput("CADENCE-EXIT=0"))
+        #expect(await withColour.waitForOutput("CADENCE-EXIT=0"))
+    }
+
     @Test func ctrlCWhileStreamingCancelsAndKeepsTheText() async throws {
         // Slow tokens: the answer is still streaming when Ctrl-C arrives.
         let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 60"
