@@ -66,6 +66,11 @@ final class TmuxSession: @unchecked Sendable {
         return children.split(separator: " ").compactMap { pid_t($0) }
     }
 
+    /// Resizes the terminal, as a user dragging the window's corner (the program gets SIGWINCH).
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
     /// The screen as text.
     func capture() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
 
@@ -216,6 +221,32 @@ struct TerminalUITests {
         #expect(session.output.contains("\u{1B}[?25h"), "the cursor shows again")
         let before = session.file("stty-before")
         #expect(!before.isEmpty && before == session.file("stty-after"), "terminal modes restored")
+    }
+
+    @Test func resizingTheTerminalReWrapsTheAnswer() async throws {
+        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 0"
+        let session = try TmuxSession(command: command, columns: 100, rows: 60)
+        /// The answer's prose, word by word: from its first line to the source list.
+        func prose(_ screen: String) -> [Substring] {
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("This draws") }),
+                let end = lines.firstIndex(where: { $0.hasPrefix("Sources") }), start < end
+            else { return [] }
+            return lines[start..<end].flatMap { $0.split(separator: " ") }
+        }
+        #expect(await session.waitForScreen("the finished answer") { $0.contains("Follow-up questions") })
+        let wide = try session.capture()
+        let words = prose(wide)
+        #expect(wide.split(separator: "\n").contains { $0.count > 70 }, "lines use the width:\n\(wide)")
+        try session.resize(columns: 60, rows: 60)
+        // Cut at 60 columns, the long lines would lose words; re-wrapped by the program, every word
+        // is still there, in order, and every line fits.
+        #expect(await session.waitForScreen("the answer re-wrapped to 60 columns") { screen in
+            screen.split(separator: "\n").allSatisfy { $0.count <= 60 } && prose(screen) == words
+        })
+        #expect(!words.isEmpty)
+        try session.keys("C-c")
+        #expect(await session.waitForOutput("CADENCE-EXIT=0"))
     }
 
     @Test func noColorKeepsTheFullScreenUIWithoutColours() async throws {
