@@ -176,6 +176,48 @@ final class HistoryCommandTests {
         #expect(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("interrupted"), "\(listed.stdout)")
     }
 
+    @Test func chatRenamesAndDeletesSavedConversations() async throws {
+        try await withServer { server in
+            for question in ["What is BM25?", "How does Cadence resume an interrupted stream?"] {
+                let asked = try await CadenceBinary.run([
+                    "ask", "--plain", "--url", server.baseURL, "--database", database, question,
+                ])
+                #expect(asked.status == 0, "\(asked.stderr)")
+            }
+        }
+        func listed() async throws -> [[String: JSONValue]] {
+            let list = try await CadenceBinary.run(["chat", "--list", "--json", "--database", database])
+            #expect(list.status == 0, "\(list.stderr)")
+            return try list.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)).objectValue ?? [:] }
+        }
+        let before = try await listed()
+        #expect(before.count == 2)
+        let bm25 = try #require(before.first { $0["title"]?.stringValue == "What is BM25?" }?["id"]?.stringValue)
+        let resume = try #require(before.first { $0["title"]?.stringValue != "What is BM25?" }?["id"]?.stringValue)
+
+        let renamed = try await CadenceBinary.run([
+            "chat", "--database", database, "--rename", String(bm25.prefix(6)), "--title", "  Ranking notes ",
+        ])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout == "Renamed \(bm25): Ranking notes\n")
+        let deleted = try await CadenceBinary.run(["chat", "--database", database, "--delete", resume])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout.hasPrefix("Deleted \(resume): “How does Cadence resume"), "\(deleted.stdout)")
+
+        let after = try await listed()
+        #expect(after.count == 1)
+        #expect(after.first?["id"]?.stringValue == bm25 && after.first?["title"]?.stringValue == "Ranking notes")
+
+        // An id that is not there, and misuse, say what is wrong and change nothing.
+        let missing = try await CadenceBinary.run(["chat", "--database", database, "--delete", resume])
+        #expect(missing.status != 0 && missing.stderr.contains("no saved conversation with id \(resume)"))
+        let untitled = try await CadenceBinary.run(["chat", "--database", database, "--rename", bm25])
+        #expect(untitled.status != 0 && untitled.stderr.contains("--rename needs a non-empty --title"))
+        let both = try await CadenceBinary.run(["chat", "--database", database, "--list", "--delete", bm25])
+        #expect(both.status != 0 && both.stderr.contains("choose one of --list, --delete"))
+        #expect(try await listed().count == 1)
+    }
+
     @Test func aCorruptDatabaseIsNamedAndKept() async throws {
         let garbage = Data(repeating: 0x5A, count: 8192)
         try garbage.write(to: URL(fileURLWithPath: database))

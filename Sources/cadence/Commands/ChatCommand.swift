@@ -11,7 +11,8 @@ struct ChatCommand: AsyncParsableCommand {
         abstract: "Chat with a research server or a model provider; each question sees the conversation so far.",
         discussion: """
             Type a question and press Enter. An empty line is ignored; /exit or end of input (Ctrl-D) quits.
-            Conversations are saved: --list shows them, --resume ID continues one.
+            Conversations are saved: --list shows them, --resume ID continues one, --rename ID --title T
+            renames one and --delete ID deletes one (an id, or its first characters).
             """
     )
 
@@ -21,17 +22,48 @@ struct ChatCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "List the saved conversations: id, title, last update and how the last answer ended.")
     var list = false
 
+    @Option(name: .long, help: ArgumentHelp("Rename a saved conversation (with --title).", valueName: "id"))
+    var rename: String?
+
+    @Option(name: .long, help: "The new title, with --rename.")
+    var title: String?
+
+    @Option(name: .long, help: ArgumentHelp("Delete a saved conversation and its answers.", valueName: "id"))
+    var delete: String?
+
     @Option(name: .long, help: "How text appears in the full-screen UI: adaptive, char, word or instant.")
     var pace: PaceCommand.PaceMode = .adaptive
 
     func validate() throws {
-        if list, history.noHistory { throw ValidationError("--list reads the history; drop --no-history") }
+        let actions = [list ? "--list" : nil, rename.map { _ in "--rename" }, delete.map { _ in "--delete" }].compactMap { $0 }
+        if actions.count > 1 { throw ValidationError("choose one of \(actions.joined(separator: ", "))") }
+        if let action = actions.first {
+            if history.noHistory { throw ValidationError("\(action) works on the history; drop --no-history") }
+            if history.resume != nil { throw ValidationError("\(action) does not chat; drop --resume") }
+        }
+        if rename != nil, title?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true {
+            throw ValidationError("--rename needs a non-empty --title")
+        }
+        if title != nil, rename == nil { throw ValidationError("--title goes with --rename ID") }
         if source.plain, source.json { throw ValidationError("choose --plain or --json, not both") }
     }
 
     func run() async throws {
         if list {
             try await ConversationList.print(store: history.openStore(), json: source.json)
+            return
+        }
+        if let rename, let title, let store = try history.openStore() {
+            let match = try await HistoryOptions.find(rename, in: store)
+            try await store.renameConversation(match.id, to: title)
+            print("Renamed \(match.id): \(title.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return
+        }
+        if let delete, let store = try history.openStore() {
+            let match = try await HistoryOptions.find(delete, in: store)
+            try await store.deleteConversation(match.id)
+            let questions = "\(match.answerCount) question\(match.answerCount == 1 ? "" : "s")"
+            print("Deleted \(match.id): “\(match.title)”, \(questions)")
             return
         }
         try source.validateSource()

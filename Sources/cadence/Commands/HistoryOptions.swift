@@ -47,17 +47,28 @@ struct HistoryOptions: ParsableArguments {
         guard let resume else {
             return Conversation(summary: try await store.createConversation(), answers: [])
         }
-        let matches = try await store.conversations().filter { $0.id.hasPrefix(resume) }
-        guard matches.count == 1, let match = matches.first, let conversation = try await store.conversation(match.id)
-        else {
-            if matches.isEmpty {
-                TerminalOutput.error("no saved conversation with id \(resume) in \(store.path); see `cadence chat --list`")
-            } else {
-                TerminalOutput.error("\(resume) matches \(matches.count) conversations: \(matches.map(\.id).joined(separator: ", "))")
-            }
+        let match = try await Self.find(resume, in: store)
+        guard let conversation = try await store.conversation(match.id) else {
+            TerminalOutput.error("no saved conversation with id \(match.id) in \(store.path); see `cadence chat --list`")
             throw ExitCode.failure
         }
         return conversation
+    }
+
+    /// The one saved conversation whose id is `idOrPrefix` or starts with it; otherwise a one-line
+    /// error (none, or which ones it could be) and a failure exit.
+    static func find(_ idOrPrefix: String, in store: SQLiteConversationStore) async throws -> ConversationSummary {
+        let all = try await store.conversations()
+        let matches = all.contains { $0.id == idOrPrefix } ? all.filter { $0.id == idOrPrefix } : all.filter { $0.id.hasPrefix(idOrPrefix) }
+        guard matches.count == 1, let match = matches.first else {
+            if matches.isEmpty {
+                TerminalOutput.error("no saved conversation with id \(idOrPrefix) in \(store.path); see `cadence chat --list`")
+            } else {
+                TerminalOutput.error("\(idOrPrefix) matches \(matches.count) conversations: \(matches.map(\.id).joined(separator: ", "))")
+            }
+            throw ExitCode.failure
+        }
+        return match
     }
 
     /// Records one answer of the conversation.
