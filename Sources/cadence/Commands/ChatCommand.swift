@@ -11,8 +11,8 @@ struct ChatCommand: AsyncParsableCommand {
         abstract: "Chat with a research server or a model provider; each question sees the conversation so far.",
         discussion: """
             Type a question and press Enter. An empty line is ignored; /exit or end of input (Ctrl-D) quits.
-            Conversations are saved: --list shows them, --resume ID continues one, --rename ID --title T
-            renames one and --delete ID deletes one (an id, or its first characters).
+            Conversations are saved: --list shows them, --resume ID continues one, \
+            --rename ID --title T renames one and --delete ID deletes one (an id, or its first characters).
             """
     )
 
