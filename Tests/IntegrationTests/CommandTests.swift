@@ -20,17 +20,30 @@ struct CadenceBinary {
 
     /// Commands keep history under a temporary folder, never in the user's data directory.
     static let isolatedHistory: [String: String] = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-tests-\(getpid())")
-        atexit {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-tests-\(getpid())")
-            try? FileManager.default.removeItem(at: folder)
-        }
-        return ["CADENCE_DATA_HOME": folder.path]
+        atexit { try? FileManager.default.removeItem(at: isolatedHistoryFolder) }
+        return ["CADENCE_DATA_HOME": isolatedHistoryFolder.path]
     }()
+
+    /// One folder per test process, removed when it exits.
+    private static var isolatedHistoryFolder: URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cadence-tests-\(getpid())")
+    }
 
     /// How long a command may run before the harness kills it. Generous: commands finish in well under a
     /// second here; this only turns a hang into a failure.
     static let processDeadline: TimeInterval = 120
+
+    /// A safety net, not a timer a test relies on: kills `process` if it still runs after
+    /// ``processDeadline``, so a child that hangs fails its test instead of holding the whole run
+    /// until CI gives up. Cancel the returned item once the process has ended.
+    @discardableResult
+    static func killIfHung(_ process: Process) -> DispatchWorkItem {
+        let watchdog = DispatchWorkItem { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + processDeadline, execute: watchdog)
+        return watchdog
+    }
 
     struct Result {
         var status: Int32
@@ -74,12 +87,7 @@ struct CadenceBinary {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        // A safety net, not a timer the test relies on: a child that hangs is killed, and the test fails
-        // saying so, instead of holding the whole run until CI gives up.
-        let watchdog = DispatchWorkItem { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + processDeadline, execute: watchdog)
+        let watchdog = killIfHung(process)
         defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()

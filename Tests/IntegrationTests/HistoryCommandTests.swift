@@ -25,10 +25,8 @@ final class RunningBinary: @unchecked Sendable {
         chunks = stream
         iterator = stream.makeAsyncIterator()
         try process.run()
-        // A safety net like CadenceBinary's: a child that hangs is killed, so a read ends and the test fails.
-        DispatchQueue.global().asyncAfter(deadline: .now() + CadenceBinary.processDeadline) { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+        // A child that hangs is killed, so a read ends and the test fails.
+        CadenceBinary.killIfHung(process)
         // A thread of its own does the blocking reads.
         Thread.detachNewThread {
             while true {

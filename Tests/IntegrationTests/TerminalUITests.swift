@@ -192,9 +192,14 @@ final class TmuxSession: @unchecked Sendable {
 struct TerminalUITests {
     static let question = "How does Cadence resume an interrupted stream?"
 
+    /// The shell line that runs `cadence demo` on `question`, its engine waiting `delayMs` per token.
+    static func demo(_ question: String = Self.question, delayMs: Int, environment: String = "") -> String {
+        "\(environment)'\(CadenceBinary.url.path)' demo --question '\(question)' --engine-delay-ms \(delayMs)"
+    }
+
     @Test func demoShowsAResearchedCitedAnswerAndRestoresTheTerminal() async throws {
         // A few milliseconds per token, so that each research stage stays on screen for a few frames.
-        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 5"
+        let command = Self.demo(delayMs: 5)
         let session = try TmuxSession(command: command)
 
         #expect(await session.waitForOutput("\u{1B}[?1049h"), "the alternate screen opens")
@@ -224,7 +229,7 @@ struct TerminalUITests {
     }
 
     @Test func resizingTheTerminalReWrapsTheAnswer() async throws {
-        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 0"
+        let command = Self.demo(delayMs: 0)
         let session = try TmuxSession(command: command, columns: 100, rows: 60)
         /// The answer's prose, word by word: from its first line to the source list.
         func prose(_ screen: String) -> [Substring] {
@@ -250,14 +255,14 @@ struct TerminalUITests {
     }
 
     @Test func noColorKeepsTheFullScreenUIWithoutColours() async throws {
-        let command = "NO_COLOR=1 '\(CadenceBinary.url.path)' demo --question 'What is BM25?' --engine-delay-ms 0"
+        let command = Self.demo("What is BM25?", delayMs: 0, environment: "NO_COLOR=1 ")
         let session = try TmuxSession(command: command, columns: 90, rows: 30)
         #expect(await session.waitForOutput("Follow-up questions"))
         #expect(session.output.contains("\u{1B}[?1049h"), "still full-screen")
         let styles = session.output.matches(of: /\x1B\[([0-9;]*)m/).map { String($0.1) }
         #expect(styles.allSatisfy { $0.isEmpty || $0 == "0" }, "only resets, no colour or style: \(Set(styles))")
         let withColour = try TmuxSession(
-            command: "'\(CadenceBinary.url.path)' demo --question 'What is BM25?' --engine-delay-ms 0", columns: 90, rows: 30)
+            command: Self.demo("What is BM25?", delayMs: 0), columns: 90, rows: 30)
         #expect(await withColour.waitForOutput("Follow-up questions"))
         #expect(withColour.output.matches(of: /\x1B\[([0-9;]*)m/).contains { !$0.1.isEmpty && $0.1 != "0" },
                 "without NO_COLOR the same screen has colour, so the check above can fail")
@@ -269,7 +274,7 @@ struct TerminalUITests {
 
     @Test func ctrlCWhileStreamingCancelsAndKeepsTheText() async throws {
         // Slow tokens: the answer is still streaming when Ctrl-C arrives.
-        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 60"
+        let command = Self.demo(delayMs: 60)
         let session = try TmuxSession(command: command, columns: 90, rows: 30)
         #expect(await session.waitForOutput("This draws"), "text started")
         try session.keys("C-c")
@@ -284,7 +289,7 @@ struct TerminalUITests {
 
     @Test func theReaderScrollsBackWhileItStreamsAndEndFollowsAgain() async throws {
         // A short terminal, so the answer overflows it while still streaming.
-        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 40"
+        let command = Self.demo(delayMs: 40)
         let session = try TmuxSession(command: command, columns: 80, rows: 14)
         let question = "› \(Self.question)"
         // Pinned: the view follows the text, so the question scrolls off the top.
@@ -318,7 +323,7 @@ struct TerminalUITests {
     }
 
     @Test func sigtermRestoresTheTerminal() async throws {
-        let command = "'\(CadenceBinary.url.path)' demo --question '\(Self.question)' --engine-delay-ms 60"
+        let command = Self.demo(delayMs: 60)
         let session = try TmuxSession(command: command, columns: 90, rows: 30)
         #expect(await session.waitForOutput("This draws"))
         let pids = try session.programIDs()

@@ -59,7 +59,8 @@ struct HistoryOptions: ParsableArguments {
     /// error (none, or which ones it could be) and a failure exit.
     static func find(_ idOrPrefix: String, in store: SQLiteConversationStore) async throws -> ConversationSummary {
         let all = try await store.conversations()
-        let matches = all.contains { $0.id == idOrPrefix } ? all.filter { $0.id == idOrPrefix } : all.filter { $0.id.hasPrefix(idOrPrefix) }
+        let exact = all.filter { $0.id == idOrPrefix }
+        let matches = exact.isEmpty ? all.filter { $0.id.hasPrefix(idOrPrefix) } : exact
         guard matches.count == 1, let match = matches.first else {
             if matches.isEmpty {
                 TerminalOutput.error("no saved conversation with id \(idOrPrefix) in \(store.path); see `cadence chat --list`")
