@@ -8,6 +8,7 @@ import PackageDescription
 //   CadenceTerminal                                full-screen terminal UI              → UI
 //   CadenceEngine                                  answer engines (corpus retrieval)   → Core
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
+//   CadenceResearch                                model-driven deep research          → Core, Engine, Client
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine
 //   cadence                                        the command                          → everything
 let strict: [SwiftSetting] = [
@@ -26,6 +27,7 @@ let package = Package(
         .library(name: "CadenceUI", targets: ["CadenceUI"]),
         .library(name: "CadenceTerminal", targets: ["CadenceTerminal"]),
         .library(name: "CadenceClient", targets: ["CadenceClient"]),
+        .library(name: "CadenceResearch", targets: ["CadenceResearch"]),
         .library(name: "CadenceServer", targets: ["CadenceServer"]),
         .library(name: "CadenceTesting", targets: ["CadenceTesting"]),
         .executable(name: "cadence", targets: ["cadence"]),
@@ -73,6 +75,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "CadenceResearch",
+            dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "CadenceServer",
             dependencies: [
                 "CadenceCore",
@@ -99,7 +106,7 @@ let package = Package(
             name: "cadence",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
-                "CadenceStore", "CadenceUI", "CadenceTerminal",
+                "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -125,6 +132,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"], swiftSettings: strict),
         .testTarget(
+            name: "CadenceResearchTests", dependencies: ["CadenceResearch", "CadenceEngine", "CadenceCore"],
+            swiftSettings: strict),
+        .testTarget(
             name: "CadenceUITests",
             dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
             swiftSettings: strict),
@@ -139,7 +149,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
-                "CadenceUI",
+                "CadenceUI", "CadenceResearch",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strict

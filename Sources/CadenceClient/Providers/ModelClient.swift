@@ -32,9 +32,10 @@ public struct ModelClient: Sendable {
     }
 
     /// Sends the conversation (oldest turn first, the question last) and streams the answer.
-    public func stream(_ turns: [ChatTurn]) -> ModelEventStream {
+    public func stream(_ turns: [ChatTurn], options: ModelRequestOptions = ModelRequestOptions()) -> ModelEventStream {
         ModelEventStream(
-            request: provider.streamingRequest(for: turns, httpClient: httpClient, connectTimeout: connectTimeout),
+            request: provider.streamingRequest(
+                for: turns, options: options, httpClient: httpClient, connectTimeout: connectTimeout),
             decoder: ModelStreamDecoder(dialect: provider.kind.dialect, limits: limits))
     }
 }

@@ -5,8 +5,11 @@ import NIOHTTP1
 
 extension ModelProvider {
     /// The streaming HTTP request for a conversation, in this provider's format.
-    func streamingRequest(for turns: [ChatTurn], httpClient: HTTPClient, connectTimeout: Duration) -> StreamingRequest {
-        let (path, body) = pathAndBody(for: turns)
+    func streamingRequest(
+        for turns: [ChatTurn], options: ModelRequestOptions = ModelRequestOptions(), httpClient: HTTPClient,
+        connectTimeout: Duration
+    ) -> StreamingRequest {
+        let (path, body) = pathAndBody(for: turns, options: options)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: kind == .ollama ? "application/x-ndjson" : "text/event-stream")
@@ -23,7 +26,9 @@ extension ModelProvider {
             connectTimeout: TimeAmount(connectTimeout))
     }
 
-    private func pathAndBody(for turns: [ChatTurn]) -> (String, JSONValue) {
+    private func pathAndBody(for turns: [ChatTurn], options: ModelRequestOptions) -> (String, JSONValue) {
+        let maxTokens = options.maxTokens ?? self.maxTokens
+        let temperature = options.temperature.map(JSONValue.number)
         func messages(includingSystem: Bool) -> JSONValue {
             var list: [JSONValue] = []
             if includingSystem, let system { list.append(["role": "system", "content": .string(system)]) }
@@ -34,20 +39,30 @@ extension ModelProvider {
         }
         switch kind {
         case .openAI:
-            return (
-                "/chat/completions",
-                [
-                    "model": .string(model), "messages": messages(includingSystem: true), "stream": true,
-                    "stream_options": ["include_usage": true],
-                ]
-            )
+            var body: [String: JSONValue] = [
+                "model": .string(model), "messages": messages(includingSystem: true), "stream": true,
+                "stream_options": ["include_usage": true],
+            ]
+            if options.json { body["response_format"] = ["type": "json_object"] }
+            if let maxTokens = options.maxTokens { body["max_tokens"] = .number(Double(maxTokens)) }
+            if let temperature { body["temperature"] = temperature }
+            return ("/chat/completions", .object(body))
         case .ollama:
-            return ("/api/chat", ["model": .string(model), "messages": messages(includingSystem: true), "stream": true])
+            var body: [String: JSONValue] = [
+                "model": .string(model), "messages": messages(includingSystem: true), "stream": true,
+            ]
+            if options.json { body["format"] = "json" }
+            var modelOptions: [String: JSONValue] = [:]
+            if let maxTokens = options.maxTokens { modelOptions["num_predict"] = .number(Double(maxTokens)) }
+            if let temperature { modelOptions["temperature"] = temperature }
+            if !modelOptions.isEmpty { body["options"] = .object(modelOptions) }
+            return ("/api/chat", .object(body))
         case .anthropic:
             var body: [String: JSONValue] = [
                 "model": .string(model), "messages": messages(includingSystem: false), "stream": true,
                 "max_tokens": .number(Double(maxTokens)),
             ]
+            if let temperature { body["temperature"] = temperature }
             let systemText = ([system] + turns.filter { $0.role == "system" }.map(\.content)).compactMap { $0 }
             if !systemText.isEmpty { body["system"] = .string(systemText.joined(separator: "\n\n")) }
             return ("/v1/messages", .object(body))
@@ -57,6 +72,11 @@ extension ModelProvider {
             }
             var body: [String: JSONValue] = ["contents": .array(contents)]
             if let system { body["systemInstruction"] = ["parts": [["text": .string(system)]]] }
+            var generation: [String: JSONValue] = [:]
+            if options.json { generation["responseMimeType"] = "application/json" }
+            if let maxTokens = options.maxTokens { generation["maxOutputTokens"] = .number(Double(maxTokens)) }
+            if let temperature { generation["temperature"] = temperature }
+            if !generation.isEmpty { body["generationConfig"] = .object(generation) }
             return ("/v1beta/models/\(model):streamGenerateContent?alt=sse", .object(body))
         }
     }

@@ -18,5 +18,5 @@ public struct SearchHit: Sendable, Hashable {
     public var score: Double
 
     /// The passage's position in the corpus.
-    var passageIndex: Int
+    package var passageIndex: Int
 }

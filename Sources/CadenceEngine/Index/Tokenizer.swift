@@ -1,7 +1,7 @@
 /// One search term: the lowercased word as written and its stem, which is what the index stores.
-struct Term: Hashable, Sendable {
-    var word: String
-    var stem: String
+package struct Term: Hashable, Sendable {
+    package var word: String
+    package var stem: String
 }
 
 /// Turns text into search terms.
@@ -14,9 +14,9 @@ struct Term: Hashable, Sendable {
 /// Tokenizer.stems(in: "How does Cadence resume interrupted streams?")
 /// // ["cadenc", "resum", "interrupt", "stream"]
 /// ```
-enum Tokenizer {
+package enum Tokenizer {
     /// The lowercased words of `text`, stop words included, in order.
-    static func words(in text: String) -> [String] {
+    package static func words(in text: String) -> [String] {
         var words: [String] = []
         var word: [UInt8] = []
         func flush() {
@@ -46,7 +46,7 @@ enum Tokenizer {
     }
 
     /// The search terms of `text`, in order, with stop words and single letters removed.
-    static func terms(in text: String) -> [Term] {
+    package static func terms(in text: String) -> [Term] {
         words(in: text).compactMap { word in
             guard !isStopWord(word) else { return nil }
             return Term(word: word, stem: stem(word))
@@ -54,12 +54,12 @@ enum Tokenizer {
     }
 
     /// The stems of `text`'s search terms, in order (repeats kept).
-    static func stems(in text: String) -> [String] {
+    package static func stems(in text: String) -> [String] {
         terms(in: text).map(\.stem)
     }
 
     /// Whether `word` (lowercased) carries no meaning for search.
-    static func isStopWord(_ word: String) -> Bool {
+    package static func isStopWord(_ word: String) -> Bool {
         if word.unicodeScalars.count == 1 {
             // Single letters (the "s" of "Cadence's") say nothing; single digits can ("UTF-8").
             return word.unicodeScalars.first!.properties.numericType == nil
@@ -71,7 +71,7 @@ enum Tokenizer {
     ///
     /// It is deliberately conservative: it only needs to map the forms of one word onto one
     /// stem, not to produce a dictionary word. Words with digits or non-ASCII letters are kept whole.
-    static func stem(_ word: String) -> String {
+    package static func stem(_ word: String) -> String {
         var bytes = Array(word.utf8)
         guard bytes.count > 2, bytes.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
             return word

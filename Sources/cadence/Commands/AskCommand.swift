@@ -12,6 +12,7 @@ struct AskCommand: AsyncParsableCommand {
             cadence ask --url http://127.0.0.1:8080 --resume 3f2a9c "And what about WebSocket?"
             cadence ask --provider ollama --model llama3.2 "Why is the sky blue?"
             cadence ask --provider openai --base-url http://127.0.0.1:11434/v1 --model llama3.2 "Hi"
+            cadence ask --research --provider ollama --model llama3.2 "How does resume work?"
 
             Each question and its answer are saved; `cadence chat --list` shows them, and --resume ID \
             asks a follow-up with the conversation so far as context.
@@ -27,6 +28,10 @@ struct AskCommand: AsyncParsableCommand {
     func run() async throws {
         try source.validateSource()
         if source.plain, source.json { throw ValidationError("choose --plain or --json, not both") }
+        try await source.withResearchServer { source in try await ask(with: source) }
+    }
+
+    private func ask(with source: SourceOptions) async throws {
         let output = TerminalOutput(plain: source.plain || source.json)
         guard let store = try history.openStore() else {
             _ = try await source.answer([ChatTurn(role: "user", content: question)], output: output)

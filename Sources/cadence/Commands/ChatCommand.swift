@@ -10,6 +10,9 @@ struct ChatCommand: AsyncParsableCommand {
         commandName: "chat",
         abstract: "Chat with a research server or a model provider; each question sees the conversation so far.",
         discussion: """
+            With --research --provider P --model M, each question is researched with the model over the \
+            built-in corpus (or --corpus DIR): planned searches, reflection, and a written answer whose \
+            citations are checked against their sources.
             Type a question and press Enter. An empty line is ignored; /exit or end of input (Ctrl-D) quits.
             Conversations are saved: --list shows them, --resume ID continues one, \
             --rename ID --title T renames one and --delete ID deletes one (an id, or its first characters).
@@ -67,20 +70,26 @@ struct ChatCommand: AsyncParsableCommand {
             return
         }
         try source.validateSource()
+        try await source.withResearchServer { source in try await chat(with: source) }
+    }
+
+    private func chat(with source: SourceOptions) async throws {
         let output = TerminalOutput(plain: source.plain || source.json)
         let store = try history.openStore()
         var conversation: Conversation?
         if let store { conversation = try await history.openConversation(in: store) }
         if FullScreen.isAvailable(plain: source.plain || source.json) {
-            try await runFullScreen(store: store, conversation: conversation)
+            try await runFullScreen(source: source, store: store, conversation: conversation)
         } else {
-            try await runLines(output: output, store: store, conversation: conversation)
+            try await runLines(source: source, output: output, store: store, conversation: conversation)
         }
         if let store, let conversation { try await Self.finish(conversation.id, in: store, output: output) }
     }
 
     /// The full-screen UI: earlier answers shown in full, new ones paced and saved as they stream.
-    private func runFullScreen(store: SQLiteConversationStore?, conversation: Conversation?) async throws {
+    private func runFullScreen(source: SourceOptions, store: SQLiteConversationStore?, conversation: Conversation?)
+        async throws
+    {
         let open = source.answerSource()
         let chat: ChatViewModel
         if let store, let conversation {
@@ -94,8 +103,9 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     /// Line by line, for pipes, scripts and `--plain`: read a question, stream its answer, repeat.
-    private func runLines(output: TerminalOutput, store: SQLiteConversationStore?, conversation: Conversation?)
-        async throws
+    private func runLines(
+        source: SourceOptions, output: TerminalOutput, store: SQLiteConversationStore?, conversation: Conversation?
+    ) async throws
     {
         var turns = conversation?.history ?? []
         if let conversation, !conversation.answers.isEmpty, output.styled {

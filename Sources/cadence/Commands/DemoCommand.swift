@@ -16,6 +16,8 @@ struct DemoCommand: AsyncParsableCommand {
             live markdown, numbered sources and follow-ups. Ask more below; PgUp/PgDn or the mouse wheel \
             scroll, End follows again, Ctrl-C cancels an answer, Ctrl-C again (or Ctrl-D) quits.
             In a pipe, or with --plain, it prints plain streaming text; --json prints JSON lines.
+            With --provider P --model M the embedded server researches with your model instead of the \
+            offline corpus engine (for example --provider ollama --model llama3.2).
             """
     )
 
@@ -36,19 +38,22 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Milliseconds the engine waits between tokens.", visibility: .hidden))
     var engineDelayMs: Int = 12
 
+    @OptionGroup var model: ModelOptions
+    @OptionGroup var research: ResearchOptions
+
     func validate() throws {
         if plain, json { throw ValidationError("choose --plain or --json, not both") }
     }
 
     func run() async throws {
         let output = TerminalOutput(plain: plain || json)
-        let corpus = try Corpus.bundled()
-        let server = ReferenceServer(
-            engine: CorpusEngine(
-                corpus: corpus, tokenDelay: .milliseconds(engineDelayMs), stageDelay: .milliseconds(engineDelayMs * 12)))
-        let running = try await server.start()
+        let corpus = try research.loadCorpus()
+        let engine = research.engine(
+            corpus: corpus, model: model, corpusTokenDelay: .milliseconds(engineDelayMs),
+            corpusStageDelay: .milliseconds(engineDelayMs * 12))
+        let running = try await ReferenceServer(engine: engine).start()
         do {
-            try await show(server: running, corpusSize: corpus.documents.count, output: output)
+            try await show(server: running, engine: ResearchOptions.describe(engine, corpus: corpus), output: output)
         } catch {
             await running.shutdown()
             throw error
@@ -56,28 +61,35 @@ struct DemoCommand: AsyncParsableCommand {
         await running.shutdown()
     }
 
-    private func show(server: RunningServer, corpusSize: Int, output: TerminalOutput) async throws {
+    private func show(server: RunningServer, engine: String, output: TerminalOutput) async throws {
         let transport = SSETransport(baseURL: server.baseURL)
+        var configuration = ReliabilityConfiguration()
+        if model.provider != nil {
+            configuration.firstTokenTimeout = .seconds(ReliabilityOptions.modelResearchFirstTokenTimeout)
+        }
         if FullScreen.isAvailable(plain: plain || json) {
             let chat = await ChatViewModel(
                 clock: ContinuousClock(), pacing: pace.pacerMode,
-                open: ChatViewModel.source { AnswerStream(request: $0, transport: transport) })
+                open: ChatViewModel.source { [configuration] in
+                    AnswerStream(request: $0, transport: transport, configuration: configuration)
+                })
             try await FullScreen.run(chat: chat, initialQuestion: question, history: [])
             return
         }
         if json {
             _ = try await AnswerSession.printJSON(
-                AnswerStream(request: AnswerRequest(query: question), transport: transport), output: output, recording: nil)
+                AnswerStream(request: AnswerRequest(query: question), transport: transport, configuration: configuration),
+                output: output, recording: nil)
             return
         }
         if output.styled {
-            output.line(output.dim("Cadence demo · research server on \(server.baseURL) · \(corpusSize) documents"))
+            output.line(output.dim("Cadence demo · research server on \(server.baseURL) · \(engine)"))
             output.line()
             output.line(output.bold("? \(question)"))
             output.line()
         }
         try await AnswerSession.run(
-            transport: transport, request: AnswerRequest(query: question), configuration: ReliabilityConfiguration(),
+            transport: transport, request: AnswerRequest(query: question), configuration: configuration,
             output: output, showsStages: !plain)
     }
 }

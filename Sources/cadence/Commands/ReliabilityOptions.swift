@@ -14,8 +14,12 @@ struct ReliabilityOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds without new content before the answer ends with what it has.")
     var idleTimeout: Double = 120
 
-    @Option(name: .long, help: "Seconds to wait for the first token.")
-    var firstTokenTimeout: Double = 60
+    @Option(name: .long, help: "Seconds to wait for the first token (default 60; 300 when researching with a model, whose planning and searching come first).")
+    var firstTokenTimeout: Double?
+
+    /// The first-token timeout when a model plans and searches before it writes: local models can
+    /// take minutes over that, while the research stages keep arriving.
+    static let modelResearchFirstTokenTimeout: Double = 300
 
     @Option(name: .long, help: "Seconds an answer may take in all, never reset (default 360; 30 with polling).")
     var timeout: Double?
@@ -24,7 +28,7 @@ struct ReliabilityOptions: ParsableArguments {
     var retries: Int = 3
 
     func validate() throws {
-        let timeouts = [("--idle-timeout", idleTimeout), ("--first-token-timeout", firstTokenTimeout), ("--timeout", timeout ?? 1)]
+        let timeouts = [("--idle-timeout", idleTimeout), ("--first-token-timeout", firstTokenTimeout ?? 1), ("--timeout", timeout ?? 1)]
         for (name, value) in timeouts where !(value > 0) {
             throw ValidationError("\(name) must be a positive number of seconds")
         }
@@ -37,7 +41,7 @@ struct ReliabilityOptions: ParsableArguments {
         if let timeout { configuration.overallTimeout = .milliseconds(Int(timeout * 1000)) }
         if transport != .polling {
             configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
-            configuration.firstTokenTimeout = .milliseconds(Int(firstTokenTimeout * 1000))
+            configuration.firstTokenTimeout = .milliseconds(Int((firstTokenTimeout ?? 60) * 1000))
         }
         configuration.maxAttempts = retries
         return configuration

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CadenceClient
 import CadenceCore
+import CadenceServer
 import CadenceUI
 import Foundation
 
@@ -9,17 +10,12 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: "A Cadence research server's base URL, for example http://127.0.0.1:8080.")
     var url: String?
 
-    @Option(name: .long, help: "A model provider: openai (and any OpenAI-compatible server), anthropic, gemini, ollama.")
-    var provider: String?
+    @OptionGroup var model: ModelOptions
 
-    @Option(name: .long, help: "The provider's base URL (default: its public API; for Ollama's OpenAI API use http://127.0.0.1:11434/v1).")
-    var baseURL: String?
+    @Flag(name: .long, help: "With --provider: research with the model over the corpus (plan, search, reflect, write with checked citations) instead of chatting with it directly.")
+    var research = false
 
-    @Option(name: .long, help: "The model to ask, with --provider.")
-    var model: String?
-
-    @Option(name: .long, help: "The API key (default: $OPENAI_API_KEY, $ANTHROPIC_API_KEY or $GEMINI_API_KEY). Never printed.")
-    var apiKey: String?
+    @OptionGroup var researchOptions: ResearchOptions
 
     @Option(name: .long, help: "A system prompt, with --provider.")
     var system: String?
@@ -33,28 +29,50 @@ struct SourceOptions: ParsableArguments {
     @OptionGroup var reliability: ReliabilityOptions
 
     func validate() throws {
-        switch (url, provider) {
-        case (.some, .some): throw ValidationError("give either --url or --provider, not both")
-        case (nil, .some(let name)) where ModelProvider.Kind(rawValue: name) == nil:
-            let names = ModelProvider.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("unknown provider '\(name)'; use one of \(names)")
-        case (nil, .some) where model == nil: throw ValidationError("--provider needs --model")
-        default: break
-        }
+        if url != nil, model.provider != nil { throw ValidationError("give either --url or --provider, not both") }
+        if research, model.provider == nil { throw ValidationError("--research needs --provider NAME --model M") }
+        if system != nil, research { throw ValidationError("--system is for chatting with a model directly, not with --research") }
+        if researchOptions.corpus != nil, !research { throw ValidationError("--corpus goes with --research") }
     }
 
     /// Checks that a source was given; commands that can run without one (`chat --list`) call this themselves.
     func validateSource() throws {
-        if url == nil, provider == nil {
+        if url == nil, model.provider == nil {
             throw ValidationError("say where to ask: --url URL (a Cadence server) or --provider NAME --model M")
         }
     }
 
-    /// The model provider described by the options, with its API key from the flag or the environment.
+    /// The model provider for a direct model chat: `nil` with `--url` or `--research`.
     func modelProvider() -> ModelProvider? {
-        guard let provider = provider.flatMap(ModelProvider.Kind.init(rawValue:)), let model else { return nil }
-        let key = apiKey ?? provider.apiKeyVariable.flatMap { ProcessInfo.processInfo.environment[$0] }
-        return ModelProvider(kind: provider, baseURL: baseURL, model: model, apiKey: key, system: system)
+        research ? nil : model.modelProvider(system: system)
+    }
+
+    /// These options with answers coming from the research server at `url` (for `--research`,
+    /// once its embedded server runs).
+    func asking(serverAt url: String) -> SourceOptions {
+        var options = self
+        options.url = url
+        options.research = false
+        options.model = ModelOptions()
+        options.reliability.firstTokenTimeout =
+            reliability.firstTokenTimeout ?? ReliabilityOptions.modelResearchFirstTokenTimeout
+        return options
+    }
+
+    /// Runs `body` with the options it should use: with `--research`, an embedded research server is
+    /// started with the model first, and stopped after.
+    func withResearchServer<T>(_ body: (SourceOptions) async throws -> T) async throws -> T {
+        guard research else { return try await body(self) }
+        let corpus = try researchOptions.loadCorpus()
+        let running = try await ReferenceServer(engine: researchOptions.engine(corpus: corpus, model: model)).start()
+        do {
+            let result = try await body(asking(serverAt: running.baseURL))
+            await running.shutdown()
+            return result
+        } catch {
+            await running.shutdown()
+            throw error
+        }
     }
 
     /// Asks the question (the last turn) with the earlier turns as context, printing the answer as it

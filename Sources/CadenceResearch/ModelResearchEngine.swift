@@ -1,0 +1,185 @@
+public import CadenceClient
+public import CadenceCore
+public import CadenceEngine
+
+/// An ``AnswerEngine`` that researches with a real model over a ``Corpus``: the model plans the
+/// searches, reflects on what they found, and writes the answer, whose citations are checked
+/// against the passages they cite while they stream.
+///
+/// It drives a ``ResearchMachine`` (the pure loop): it makes the model calls through
+/// ``ModelClient``, runs the searches on the corpus, and fires the model idle timeout and the retry
+/// waits on the injected clock. Cancelling the consumer of ``answer(_:)`` closes the model request
+/// at once.
+///
+/// ```swift
+/// let client = ModelClient(provider: ModelProvider(kind: .openAI, baseURL: "http://127.0.0.1:11434/v1", model: "llama3.2"))
+/// let engine = ModelResearchEngine(corpus: try Corpus.bundled(), client: client)
+/// let server = ReferenceServer(engine: engine)
+/// ```
+public struct ModelResearchEngine: AnswerEngine {
+    public var corpus: Corpus
+    public var client: ModelClient
+    public var configuration: ResearchConfiguration
+    let makeTimeline: @Sendable () -> Timeline
+    let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
+
+    public init(
+        corpus: Corpus, client: ModelClient, configuration: ResearchConfiguration = ResearchConfiguration(),
+        clock: some Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> any RandomNumberGenerator & Sendable = { SystemRandomNumberGenerator() }
+    ) {
+        self.corpus = corpus
+        self.client = client
+        self.configuration = configuration
+        self.makeTimeline = { Timeline(clock) }
+        self.makeRandom = random
+    }
+
+    public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: ResearchEvent.Kind.self, throwing: (any Error).self)
+        let machine = ResearchMachine(
+            request: request, configuration: configuration, model: client.provider.model, random: makeRandom())
+        let timeline = makeTimeline()
+        let driver = Task { [self] in
+            await ResearchDriver.run(machine, engine: self, timeline: timeline, events: continuation)
+        }
+        continuation.onTermination = { _ in driver.cancel() }
+        return events
+    }
+
+    /// The passages for one query, best first.
+    func search(_ query: String) -> [RetrievedPassage] {
+        corpus.search(query, limit: configuration.passagesPerQuery).map(RetrievedPassage.init)
+    }
+}
+
+/// The loop that owns one answer's machine, model call and timer. Every input arrives on one
+/// channel, tagged with the call it belongs to, so output of a closed call never reaches the machine.
+enum ResearchDriver {
+    enum Input: Sendable {
+        case event(call: Int, ModelEvent)
+        case ended(call: Int)
+        case failed(call: Int, ResearchMachine.ModelFailure)
+        case deadline
+    }
+
+    static func run(
+        _ initial: ResearchMachine, engine: ModelResearchEngine, timeline: Timeline,
+        events: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
+    ) async {
+        var machine = initial
+        let now = timeline.now
+        let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
+        var callTask: Task<Void, Never>?
+        var callNumber = 0
+        var timerTask: Task<Void, Never>?
+        var timerDeadline: Duration?
+
+        defer {
+            callTask?.cancel()
+            timerTask?.cancel()
+            inputContinuation.finish()
+            events.finish()
+        }
+
+        /// Performs the machine's actions; returns false once the answer is over.
+        func perform(_ actions: [ResearchMachine.Action]) -> Bool {
+            var pending = actions
+            var index = 0
+            while index < pending.count {
+                let action = pending[index]
+                index += 1
+                switch action {
+                case .emit(let event):
+                    if case .terminated = events.yield(event) { return false }
+                case .finish:
+                    return false
+                case .closeModelCall:
+                    callTask?.cancel()
+                    callTask = nil
+                    callNumber += 1
+                case .callModel(let call):
+                    callTask?.cancel()
+                    callNumber += 1
+                    callTask = startCall(call, number: callNumber, client: engine.client, inputs: inputContinuation)
+                case .search(let queries):
+                    let results = queries.map(engine.search)
+                    pending += machine.searchCompleted(results, now: now())
+                }
+            }
+            if machine.nextDeadline != timerDeadline {
+                timerTask?.cancel()
+                timerDeadline = machine.nextDeadline
+                if let deadline = timerDeadline {
+                    timerTask = Task {
+                        do {
+                            try await timeline.sleep(deadline)
+                            inputContinuation.yield(.deadline)
+                        } catch {}
+                    }
+                }
+            }
+            return true
+        }
+
+        guard perform(machine.start(now: .zero)) else { return }
+        for await input in inputs {
+            let actions: [ResearchMachine.Action]
+            switch input {
+            case .deadline:
+                timerDeadline = nil
+                actions = machine.deadlinePassed(now: now())
+            case .event(let number, let event) where number == callNumber:
+                actions = machine.modelEvent(event, now: now())
+            case .ended(let number) where number == callNumber:
+                actions = machine.modelEnded(now: now())
+            case .failed(let number, let failure) where number == callNumber:
+                actions = machine.modelFailed(failure, now: now())
+            default:
+                continue  // from a call that is no longer current
+            }
+            guard perform(actions) else { return }
+        }
+        // The consumer went away (the answer was cancelled): close the model call.
+        _ = machine.cancel()
+    }
+
+    /// Streams one model call in a task of its own and forwards what it delivers as inputs.
+    static func startCall(
+        _ call: ResearchMachine.ModelCall, number: Int, client: ModelClient, inputs: AsyncStream<Input>.Continuation
+    ) -> Task<Void, Never> {
+        Task {
+            do {
+                for try await event in client.stream(call.turns, options: ModelRequestOptions(json: call.wantsJSON)) {
+                    inputs.yield(.event(call: number, event))
+                }
+                if !Task.isCancelled { inputs.yield(.ended(call: number)) }
+            } catch {
+                if Task.isCancelled { return }
+                inputs.yield(.failed(call: number, failure(error)))
+            }
+        }
+    }
+
+    static func failure(_ error: any Error) -> ResearchMachine.ModelFailure {
+        guard let error = error as? CadenceClientError else {
+            return ResearchMachine.ModelFailure(message: "\(error)", retryable: false)
+        }
+        return ResearchMachine.ModelFailure(
+            message: error.message, retryable: error.code == .transport || error.retryable,
+            retryAfter: error.retryAfter, status: error.status)
+    }
+}
+
+/// One answer's time axis on the injected clock: the time since it started, and a sleep until a
+/// point on that axis.
+struct Timeline: Sendable {
+    let now: @Sendable () -> Duration
+    let sleep: @Sendable (_ until: Duration) async throws -> Void
+
+    init<C: Clock<Duration>>(_ clock: C) {
+        let start = clock.now
+        now = { start.duration(to: clock.now) }
+        sleep = { deadline in try await clock.sleep(until: start.advanced(by: deadline), tolerance: nil) }
+    }
+}

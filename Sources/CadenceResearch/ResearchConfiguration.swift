@@ -1,0 +1,54 @@
+public import CadenceCore
+
+/// The limits of one model-driven research answer, read by ``ResearchMachine``.
+///
+/// ```swift
+/// var configuration = ResearchConfiguration()   // 3 rounds, 4 queries, 6 sources, 60 s model idle timeout
+/// configuration.maxRounds = 2
+/// configuration.modelIdleTimeout = .seconds(30)
+/// ```
+public struct ResearchConfiguration: Sendable, Hashable {
+    /// The most search rounds (the first included). A round that adds no new passage ends the research early.
+    public var maxRounds: Int
+    /// The most queries run in one round (the plan asks the model for 1 to this many).
+    public var maxQueries: Int
+    /// Passages kept per query.
+    public var passagesPerQuery: Int
+    /// The most sources the answer may cite.
+    public var maxSources: Int
+    /// The most sources taken from one document, so one long document cannot crowd out the rest.
+    public var maxSourcesPerDocument: Int
+    /// The most characters of one passage shown to the model.
+    public var passageCharacters: Int
+    /// How long a model call may go without sending anything before it is closed and the answer ends.
+    public var modelIdleTimeout: Duration
+    /// Attempts and backoff for a model call that fails before it produced anything (429, 5xx, refused
+    /// connections). Only ``ReliabilityConfiguration/maxAttempts``, the backoff and the `Retry-After`
+    /// cap are read; the answer-stream timeouts do not apply here.
+    public var retry: ReliabilityConfiguration
+    /// The share of a cited sentence's content words that its source must contain for the citation
+    /// to count as supported.
+    public var supportThreshold: Double
+
+    public init(
+        maxRounds: Int = 3,
+        maxQueries: Int = 4,
+        passagesPerQuery: Int = 5,
+        maxSources: Int = 6,
+        maxSourcesPerDocument: Int = 2,
+        passageCharacters: Int = 1_500,
+        modelIdleTimeout: Duration = .seconds(60),
+        retry: ReliabilityConfiguration = ReliabilityConfiguration(maxAttempts: 3),
+        supportThreshold: Double = CitationSupport.defaultThreshold
+    ) {
+        self.maxRounds = max(1, maxRounds)
+        self.maxQueries = max(1, maxQueries)
+        self.passagesPerQuery = max(1, passagesPerQuery)
+        self.maxSources = max(1, maxSources)
+        self.maxSourcesPerDocument = max(1, maxSourcesPerDocument)
+        self.passageCharacters = max(200, passageCharacters)
+        self.modelIdleTimeout = modelIdleTimeout
+        self.retry = retry
+        self.supportThreshold = supportThreshold
+    }
+}

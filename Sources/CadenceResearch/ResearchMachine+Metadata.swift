@@ -1,0 +1,42 @@
+import CadenceCore
+
+extension ResearchMachine {
+    /// The engine name reported in the completion's metadata.
+    public static let engineName = "model-research"
+
+    /// The `complete` event's metadata: what the research did, what it cost, and how its citations checked out.
+    func metadata(finish: FinishReason, now: Duration) -> [String: JSONValue] {
+        var metadata: [String: JSONValue] = [
+            "engine": .string(Self.engineName),
+            "finish_reason": .string(finish.name),
+            "rounds": .number(Double(rounds.count)),
+            "queries": .array(rounds.flatMap { $0 }.map(JSONValue.string)),
+            "passages": .number(Double(found.count)),
+            "model_calls": .number(Double(calls)),
+            "total_ms": .number(Self.milliseconds(now)),
+        ]
+        if let model { metadata["model"] = .string(model) }
+        for key in ["planning_ms", "search_ms", "reflection_ms", "synthesis_ms"] {
+            metadata[key] = .number(Self.milliseconds(stageTimes[key] ?? .zero))
+        }
+        var usage: [String: JSONValue] = [
+            "input_tokens": .number(Double(self.usage.inputTokens)),
+            "output_tokens": .number(Double(self.usage.outputTokens)),
+            "total_tokens": .number(Double(self.usage.totalTokens ?? self.usage.inputTokens + self.usage.outputTokens)),
+        ]
+        if let reasoning = self.usage.reasoningTokens { usage["reasoning_tokens"] = .number(Double(reasoning)) }
+        metadata["usage"] = .object(usage)
+        let checks = citations.checks
+        metadata["citations"] = .array(checks.map(\.json))
+        metadata["citations_supported"] = .number(Double(checks.filter(\.supported).count))
+        metadata["citations_unsupported"] = .number(Double(checks.filter { !$0.supported }.count))
+        metadata["citations_dropped"] = .number(Double(citations.dropped.count))
+        return metadata
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        let exact = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return (exact * 100).rounded() / 100
+    }
+}

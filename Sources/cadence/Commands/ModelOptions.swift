@@ -1,0 +1,38 @@
+import ArgumentParser
+import CadenceClient
+import Foundation
+
+/// Which model to use: shared by `ask`, `chat`, `demo` and `serve`.
+struct ModelOptions: ParsableArguments {
+    @Option(name: .long, help: "A model provider: openai (and any OpenAI-compatible server), anthropic, gemini, ollama.")
+    var provider: String?
+
+    @Option(name: .long, help: "The provider's base URL (default: its public API; for Ollama's OpenAI API use http://127.0.0.1:11434/v1).")
+    var baseURL: String?
+
+    @Option(name: .long, help: "The model to use, with --provider.")
+    var model: String?
+
+    @Option(name: .long, help: "The API key (default: $OPENAI_API_KEY, $ANTHROPIC_API_KEY or $GEMINI_API_KEY). Never printed.")
+    var apiKey: String?
+
+    func validate() throws {
+        if let name = provider, ModelProvider.Kind(rawValue: name) == nil {
+            let names = ModelProvider.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("unknown provider '\(name)'; use one of \(names)")
+        }
+        if provider != nil, model == nil { throw ValidationError("--provider needs --model") }
+        if provider == nil {
+            for (flag, value) in [("--model", model), ("--base-url", baseURL), ("--api-key", apiKey)] where value != nil {
+                throw ValidationError("\(flag) goes with --provider NAME")
+            }
+        }
+    }
+
+    /// The model provider described by the options, with its API key from the flag or the environment.
+    func modelProvider(system: String? = nil) -> ModelProvider? {
+        guard let provider = provider.flatMap(ModelProvider.Kind.init(rawValue:)), let model else { return nil }
+        let key = apiKey ?? provider.apiKeyVariable.flatMap { ProcessInfo.processInfo.environment[$0] }
+        return ModelProvider(kind: provider, baseURL: baseURL, model: model, apiKey: key, system: system)
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import CadenceClient
+import CadenceEngine
+import CadenceResearch
+import CadenceServer
+import Foundation
+
+/// What a research server answers from and how: the corpus, and (with a model) the research loop's
+/// limits. Shared by `serve`, `demo`, and `ask`/`chat --research`.
+struct ResearchOptions: ParsableArguments {
+    @Option(name: .long, help: "A folder of markdown and text files to answer from, instead of the built-in corpus.")
+    var corpus: String?
+
+    @Option(name: .long, help: "With a model: seconds a model call may stay silent before the answer ends with an error.")
+    var modelIdleTimeout: Double = 60
+
+    @Option(name: .long, help: "With a model: the most search rounds (the model may stop earlier).")
+    var maxRounds: Int = 3
+
+    func validate() throws {
+        if !(modelIdleTimeout > 0) { throw ValidationError("--model-idle-timeout must be a positive number of seconds") }
+        if maxRounds < 1 { throw ValidationError("--max-rounds must be at least 1") }
+    }
+
+    /// The documents to search: `--corpus DIR`, or the built-in corpus.
+    func loadCorpus() throws -> Corpus {
+        try corpus.map { try Corpus(directory: URL(fileURLWithPath: $0)) } ?? Corpus.bundled()
+    }
+
+    /// The engine: model-driven research when a provider is given, else the offline corpus engine.
+    func engine(
+        corpus: Corpus, model: ModelOptions, corpusTokenDelay: Duration = .milliseconds(12),
+        corpusStageDelay: Duration = .milliseconds(150)
+    ) -> any AnswerEngine {
+        guard let provider = model.modelProvider() else {
+            return CorpusEngine(corpus: corpus, tokenDelay: corpusTokenDelay, stageDelay: corpusStageDelay)
+        }
+        var configuration = ResearchConfiguration()
+        configuration.maxRounds = maxRounds
+        configuration.modelIdleTimeout = .milliseconds(Int(modelIdleTimeout * 1000))
+        return ModelResearchEngine(corpus: corpus, client: ModelClient(provider: provider), configuration: configuration)
+    }
+
+    /// A one-line description of the engine, for banners and logs; never shows the API key.
+    static func describe(_ engine: any AnswerEngine, corpus: Corpus) -> String {
+        let documents = "\(corpus.documents.count) documents"
+        guard let research = engine as? ModelResearchEngine else { return "corpus engine · \(documents)" }
+        let provider = research.client.provider
+        return "research with \(provider.model) (\(provider.kind.rawValue) at \(provider.baseURL)) · \(documents)"
+    }
+}
