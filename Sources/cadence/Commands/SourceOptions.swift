@@ -53,7 +53,7 @@ struct SourceOptions: ParsableArguments {
         var options = self
         options.url = url
         options.research = false
-        options.model = ModelOptions()
+        options.model.provider = nil  // answers now come from the server, not from the model directly
         options.reliability.firstTokenTimeout =
             reliability.firstTokenTimeout ?? ReliabilityOptions.modelResearchFirstTokenTimeout
         return options
