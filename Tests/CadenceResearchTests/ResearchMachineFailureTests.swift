@@ -69,7 +69,8 @@ import Testing
             ],
             passages: ["resume": [Self.resume]])
         harness.run()
-        #expect(harness.text == "Cadence resumes from the ")
+        // The trailing space was held (a dropped citation might have followed); the cut answer ends without it.
+        #expect(harness.text == "Cadence resumes from the")
         #expect(harness.error?.code == "model_error")
         #expect(harness.error?.message == "the model reported an error: overloaded")
         #expect(harness.completion == nil)

@@ -51,6 +51,28 @@ import Testing
         #expect(harness.actions.last == .finish)
     }
 
+    @Test func completionListsEachCitationsSupportAndTheDroppedOnes() {
+        var harness = ResearchMachineHarness(
+            replies: [
+                .plan: [.text([#"{"queries":["resume"]}"#])], .reflect: [.text([#"{"sufficient":true}"#])],
+                .write: [.text(["The client resumes an interrupted stream [", "1]. Bananas are yellow [1]. Made up [7]."])],
+            ],
+            passages: ["resume": [Self.resume]])
+        harness.run()
+        #expect(harness.text == "The client resumes an interrupted stream [1]. Bananas are yellow [1]. Made up.")
+        let metadata = try! #require(harness.completion?.metadata)
+        guard case .array(let checks)? = metadata["citations"], checks.count == 2 else {
+            Issue.record("no citation checks in \(metadata)")
+            return
+        }
+        #expect(checks[0]["supported"] == .bool(true))
+        #expect(checks[1]["supported"] == .bool(false))
+        #expect(checks[1]["sentence"] == .string("Bananas are yellow"))
+        #expect(metadata["citations_supported"] == .number(1))
+        #expect(metadata["citations_unsupported"] == .number(1))
+        #expect(metadata["citations_dropped"] == .number(1))
+    }
+
     @Test func sourcesReadyComesBeforeTheFirstToken() {
         var harness = ResearchMachineHarness(
             replies: [.plan: [.text([#"{"queries":["resume"]}"#])], .write: [.text(["Text [1]."])]],
