@@ -113,7 +113,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CadenceBenchmarks",
-            dependencies: ["CadenceCore", "CadenceMarkdown"],
+            dependencies: ["CadenceCore", "CadenceMarkdown", "CadenceResearch"],
             path: "Benchmarks/CadenceBenchmarks",
             swiftSettings: strict
         ),

@@ -19,6 +19,7 @@ import Musl
 let benchmarks: [(name: String, summary: String, run: (_ cases: [String]) -> Void)] = [
     ("sse", "SSEDecoder throughput on token-sized and 64 KB events, against a bare LF scan", SSEBenchmark.run),
     ("markdown", "incremental markdown parsing of a long answer, against cmark-gfm", MarkdownBenchmark.run),
+    ("citations", "the streaming citation processor on a long answer, against copying its characters", CitationBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,7 +1,7 @@
 extension CitationProcessor {
     /// An opening bracket and what followed it, while it may still be a citation.
     struct Candidate: Sendable {
-        var raw = String.UnicodeScalarView(["["])
+        var raw: [UInt8] = [.openBracket]
         var numbers: [Int] = []
         var digits = 0
         var value = 0
@@ -15,40 +15,40 @@ extension CitationProcessor {
     }
 
     /// The next character after an open candidate.
-    mutating func extend(_ candidate: Candidate, with scalar: Unicode.Scalar) {
+    mutating func extend(_ candidate: Candidate, with byte: UInt8) {
         var candidate = candidate
         if candidate.closed {
             // `[1](url)` is a link and `[1]: url` at a line's start a reference definition: text.
-            if scalar == "(" || (scalar == ":" && candidate.atLineStart) {
+            if byte == UInt8(ascii: "(") || (byte == UInt8(ascii: ":") && candidate.atLineStart) {
                 abandon(candidate)
             } else {
                 resolve(candidate)
             }
-            return consume(scalar)
+            return consume(byte)
         }
-        switch scalar {
-        case "0"..."9" where candidate.digits < Candidate.maxDigits:
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9") where candidate.digits < Candidate.maxDigits:
             candidate.digits += 1
-            candidate.value = candidate.value * 10 + Int(scalar.value - 48)
-        case "," where candidate.digits > 0 && candidate.numbers.count < Candidate.maxNumbers:
+            candidate.value = candidate.value * 10 + Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: ",") where candidate.digits > 0 && candidate.numbers.count < Candidate.maxNumbers:
             candidate.numbers.append(candidate.value)
             (candidate.digits, candidate.value) = (0, 0)
-        case " " where candidate.digits == 0 && candidate.raw.last == ",":
+        case .space where candidate.digits == 0 && candidate.raw.last == UInt8(ascii: ","):
             break
-        case "]" where candidate.digits > 0:
+        case .closeBracket where candidate.digits > 0:
             candidate.numbers.append(candidate.value)
             candidate.closed = true
         default:
             abandon(candidate)
-            return consume(scalar)
+            return consume(byte)
         }
-        candidate.raw.append(scalar)
+        candidate.raw.append(byte)
         self.candidate = candidate
     }
 
     /// The bracket was not a citation: send it as text.
     mutating func abandon(_ candidate: Candidate) {
-        for scalar in candidate.raw { send(scalar) }
+        for byte in candidate.raw { send(byte) }
     }
 
     /// A complete citation: send the numbers that name sources, drop the others.
@@ -62,10 +62,10 @@ extension CitationProcessor {
         flushSpace()
         for number in valid {
             ordinal += 1
-            out.append(contentsOf: "[\(number)]".unicodeScalars)
+            out.append(contentsOf: "[\(number)]".utf8)
             claims.cite(ordinal: ordinal, source: number)
         }
-        lastSent = "]"
+        sentSpace = false
         afterDrop = false
     }
 }

@@ -10,8 +10,8 @@
 /// - each citation sent is checked against the source it cites (``CitationSupport``), and
 ///   ``checks`` lists the results in the order the citations were sent.
 ///
-/// The output is the same however the text is split, and each character is handled in constant
-/// time (amortized), so an n-byte answer costs O(n).
+/// The output is the same however the text is split, and each byte is handled in constant time
+/// (amortized), so an n-byte answer costs O(n).
 ///
 /// ```swift
 /// var processor = CitationProcessor(sources: ["Resuming uses the Last-Event-ID header."])
@@ -30,17 +30,18 @@ public struct CitationProcessor: Sendable {
     let sourceStems: [Set<String>]
     let supportThreshold: Double
 
-    var out = String.UnicodeScalarView()
+    var out: [UInt8] = []
     var claims = CitationClaims()
     var ordinal = 0
     var context = MarkdownContext()
     /// Spaces not yet sent: they go with what follows, unless a dropped citation follows them.
-    var heldSpace = String.UnicodeScalarView()
+    var heldSpace: [UInt8] = []
     /// A bracket that may become a citation.
     var candidate: Candidate?
     /// The last thing handled was a dropped citation: spaces collapse, punctuation eats the space before.
     var afterDrop = false
-    var lastSent: Unicode.Scalar?
+    /// The last byte sent was a space or a line feed, or nothing was sent yet.
+    var sentSpace = true
 
     /// - Parameters:
     ///   - sources: the text of each source, numbered from 1 in this order.
@@ -52,7 +53,10 @@ public struct CitationProcessor: Sendable {
 
     /// The next piece of the model's text; returns what may be sent now.
     public mutating func feed(_ text: String) -> String {
-        for scalar in text.unicodeScalars { consume(scalar) }
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes { consume(byte) }
+        }
         return takeOutput()
     }
 
@@ -60,8 +64,8 @@ public struct CitationProcessor: Sendable {
     public mutating func finish() -> String {
         context.endRun()
         if let candidate {
-            if candidate.closed { resolve(candidate) } else { abandon(candidate) }
             self.candidate = nil
+            if candidate.closed { resolve(candidate) } else { abandon(candidate) }
         }
         if !afterDrop { flushSpace() }
         heldSpace.removeAll()
@@ -71,72 +75,76 @@ public struct CitationProcessor: Sendable {
 
     private mutating func takeOutput() -> String {
         defer { out.removeAll(keepingCapacity: true) }
-        return String(out)
+        // Whole characters only: bytes are held only when they are ASCII, so `out` ends on a boundary.
+        return String(decoding: out, as: UTF8.self)
     }
 
-    mutating func consume(_ scalar: Unicode.Scalar) {
-        if context.endsRun(before: scalar) {
+    mutating func consume(_ byte: UInt8) {
+        if context.endsRun(before: byte) {
             if context.endRun() { settle(claims.endSentence()) }
         }
         if context.inFence {
-            context.fence(scalar)
-            send(scalar, prose: false)
+            context.fence(byte)
+            send(byte, prose: false)
         } else if let candidate {
             self.candidate = nil
-            extend(candidate, with: scalar)
+            extend(candidate, with: byte)
         } else {
-            text(scalar)
+            text(byte)
         }
     }
 
     /// Prose or a code span, no candidate open.
-    mutating func text(_ scalar: Unicode.Scalar) {
+    mutating func text(_ byte: UInt8) {
         if context.escaped {
             context.escaped = false
-            return send(scalar)
+            return send(byte)
         }
-        if context.startsOrExtendsRun(scalar) { return send(scalar) }
+        if context.startsOrExtendsRun(byte) { return send(byte) }
         if context.inCodeSpan {
-            if scalar == "\n" && context.lineIsBlank { context.closeCodeSpan() }
-            return send(scalar)
+            if byte == .lineFeed && context.lineIsBlank { context.closeCodeSpan() }
+            return send(byte)
         }
-        switch scalar {
-        case "\\":
-            send(scalar)
+        switch byte {
+        case .backslash:
+            send(byte)
             context.escaped = true
-        case "[":
+        case .openBracket:
             candidate = Candidate(atLineStart: context.atLineStart)
             context.sawContent()
-        case " ", "\t":
-            if !(afterDrop && (!heldSpace.isEmpty || lastSent.map(\.properties.isWhitespace) ?? true)) {
-                heldSpace.append(scalar)
-            }
+        case .space, .tab:
+            if !(afterDrop && (!heldSpace.isEmpty || sentSpace)) { heldSpace.append(byte) }
             context.sawSpace()
         default:
-            if afterDrop && Self.closesClause(scalar) { heldSpace.removeAll() }
-            send(scalar)
+            if afterDrop && Self.closesClause(byte) { heldSpace.removeAll() }
+            send(byte)
         }
     }
 
-    static func closesClause(_ scalar: Unicode.Scalar) -> Bool {
-        "\n.,;:!?)]}".unicodeScalars.contains(scalar)
+    static func closesClause(_ byte: UInt8) -> Bool {
+        switch byte {
+        case .lineFeed, UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"),
+            UInt8(ascii: "?"), UInt8(ascii: ")"), .closeBracket, UInt8(ascii: "}"):
+            true
+        default: false
+        }
     }
 
-    /// Sends one character (after any held spaces); prose also feeds the claim tracker.
-    mutating func send(_ scalar: Unicode.Scalar, prose: Bool = true) {
+    /// Sends one byte (after any held spaces); prose also feeds the claim tracker.
+    mutating func send(_ byte: UInt8, prose: Bool = true) {
         flushSpace()
-        out.append(scalar)
-        lastSent = scalar
+        out.append(byte)
+        sentSpace = byte.isWhitespace
         afterDrop = false
-        if prose { settle(claims.append(scalar)) }
-        context.sent(scalar)
+        if prose { settle(claims.append(byte)) }
+        context.sent(byte)
     }
 
     mutating func flushSpace() {
         guard !heldSpace.isEmpty else { return }
         out.append(contentsOf: heldSpace)
         for space in heldSpace { settle(claims.append(space)) }
-        lastSent = heldSpace.last
+        sentSpace = true
         heldSpace.removeAll(keepingCapacity: true)
     }
 

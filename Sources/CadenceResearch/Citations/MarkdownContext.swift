@@ -1,5 +1,5 @@
 /// Just enough of markdown's structure to know where brackets are text: code spans, code fences
-/// and backslash escapes. It sees one character at a time and never looks back.
+/// and backslash escapes. It sees one byte at a time (the marks are ASCII; the bytes of other characters never match them) and never looks back.
 struct MarkdownContext: Sendable {
     private enum Mode: Sendable {
         case prose
@@ -8,7 +8,7 @@ struct MarkdownContext: Sendable {
     }
 
     private struct Fence: Sendable {
-        var mark: Unicode.Scalar
+        var mark: UInt8
         var length: Int
         var line: FenceLine = .other
     }
@@ -19,7 +19,7 @@ struct MarkdownContext: Sendable {
     }
 
     private struct Run: Sendable {
-        var mark: Unicode.Scalar
+        var mark: UInt8
         var length: Int
         var atLineStart: Bool
     }
@@ -39,13 +39,13 @@ struct MarkdownContext: Sendable {
     var inCodeSpan: Bool { if case .codeSpan = mode { true } else { false } }
 
     /// Whether `scalar` ends a run of backticks or tildes being counted.
-    func endsRun(before scalar: Unicode.Scalar) -> Bool {
+    func endsRun(before scalar: UInt8) -> Bool {
         run.map { $0.mark != scalar } ?? false
     }
 
     /// Counts a backtick, or a tilde of a possible fence; `false` for any other character.
-    mutating func startsOrExtendsRun(_ scalar: Unicode.Scalar) -> Bool {
-        guard scalar == "`" || (scalar == "~" && (run != nil || atLineStart)) else { return false }
+    mutating func startsOrExtendsRun(_ scalar: UInt8) -> Bool {
+        guard scalar == .backtick || (scalar == .tilde && (run != nil || atLineStart)) else { return false }
         if run == nil { run = Run(mark: scalar, length: 0, atLineStart: atLineStart) }
         run!.length += 1
         return true
@@ -61,7 +61,7 @@ struct MarkdownContext: Sendable {
             mode = .fence(Fence(mark: run.mark, length: run.length))
             return true
         }
-        guard run.mark == "`" else { return false }
+        guard run.mark == .backtick else { return false }
         switch mode {
         case .codeSpan(let ticks) where ticks == run.length: mode = .prose
         case .prose: mode = .codeSpan(ticks: run.length)
@@ -73,18 +73,18 @@ struct MarkdownContext: Sendable {
     /// A blank line ends the paragraph, and with it a code span that never closed.
     mutating func closeCodeSpan() { mode = .prose }
 
-    /// One character inside a fence: a line of the fence's mark, at least as long, closes it.
-    mutating func fence(_ scalar: Unicode.Scalar) {
+    /// One byte inside a fence: a line of the fence's mark, at least as long, closes it.
+    mutating func fence(_ scalar: UInt8) {
         guard case .fence(var fence) = mode else { return }
         switch (fence.line, scalar) {
-        case (.run(let n), "\n") where n >= fence.length, (.trail(let n), "\n") where n >= fence.length:
+        case (.run(let n), .lineFeed) where n >= fence.length, (.trail(let n), .lineFeed) where n >= fence.length:
             mode = .prose
             return
-        case (_, "\n"): fence.line = .lead(0)
-        case (.lead(let n), " ") where n < 3: fence.line = .lead(n + 1)
+        case (_, .lineFeed): fence.line = .lead(0)
+        case (.lead(let n), .space) where n < 3: fence.line = .lead(n + 1)
         case (.lead, _) where scalar == fence.mark: fence.line = .run(1)
         case (.run(let n), _) where scalar == fence.mark: fence.line = .run(n + 1)
-        case (.run(let n), " "), (.run(let n), "\t"), (.trail(let n), " "), (.trail(let n), "\t"): fence.line = .trail(n)
+        case (.run(let n), .space), (.run(let n), .tab), (.trail(let n), .space), (.trail(let n), .tab): fence.line = .trail(n)
         default: fence.line = .other
         }
         mode = .fence(fence)
@@ -96,11 +96,26 @@ struct MarkdownContext: Sendable {
     mutating func sawContent() { lineLead = nil }
 
     /// A character was sent.
-    mutating func sent(_ scalar: Unicode.Scalar) {
+    mutating func sent(_ scalar: UInt8) {
         switch scalar {
-        case "\n": lineLead = 0
-        case " ", "\t": lineLead? += 1
+        case .lineFeed: lineLead = 0
+        case .space, .tab: lineLead? += 1
         default: lineLead = nil
         }
     }
+}
+
+extension UInt8 {
+    static let lineFeed = UInt8(ascii: "\n")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let backtick = UInt8(ascii: "`")
+    static let tilde = UInt8(ascii: "~")
+    static let backslash = UInt8(ascii: "\\")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+
+    var isSpaceOrTab: Bool { self == .space || self == .tab }
+    /// ASCII whitespace (other whitespace is rare in prose and counts as a word character here).
+    var isWhitespace: Bool { isSpaceOrTab || self == .lineFeed || self == 0x0D }
 }
