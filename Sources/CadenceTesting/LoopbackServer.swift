@@ -10,7 +10,8 @@ struct LoopbackServer: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    static func start(router: Router<BasicRequestContext>, label: String) async throws -> LoopbackServer {
+    static func start<Context: RequestContext>(router: Router<Context>, label: String) async throws -> LoopbackServer
+    where Context.Source == ApplicationRequestContextSource {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: label)
         logger.logLevel = .critical
