@@ -22,13 +22,18 @@ public import CadenceCore
 /// }
 /// ```
 ///
-/// Cancelling the task that iterates it cancels this answer only, and closes its connection.
+/// Cancelling the task that iterates it (or leaving the loop early) cancels this answer only: it
+/// closes its connection and, with ``cancelsOnServer``, asks the server to stop producing it.
 public struct AnswerStream: AsyncSequence, Sendable {
     public typealias Element = AnswerUpdate
 
     public var request: AnswerRequest
     public var transport: any ResearchTransport
     public var configuration: ReliabilityConfiguration
+    /// When the reader stops before the answer ended, also cancel it on the server
+    /// (``ResearchTransport/cancelAnswer(id:)``), so a model stops writing what nobody reads.
+    /// `false` only disconnects: the server goes on, and the answer can be resumed later.
+    public var cancelsOnServer: Bool
     let clock: any Clock<Duration>
     let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
 
@@ -36,12 +41,14 @@ public struct AnswerStream: AsyncSequence, Sendable {
         request: AnswerRequest,
         transport: any ResearchTransport,
         configuration: ReliabilityConfiguration = ReliabilityConfiguration(),
+        cancelsOnServer: Bool = true,
         clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> any RandomNumberGenerator & Sendable = { SystemRandomNumberGenerator() }
     ) {
         self.request = request
         self.transport = transport
         self.configuration = configuration
+        self.cancelsOnServer = cancelsOnServer
         self.clock = clock
         self.makeRandom = random
     }
@@ -79,6 +86,7 @@ enum AnswerStreamDriver {
         var connectionNumber = 0
         var timerTask: Task<Void, Never>?
         var timerDeadline: Duration?
+        var answerID: String?
 
         defer {
             connectionTask?.cancel()
@@ -130,8 +138,9 @@ enum AnswerStreamDriver {
             case .deadline:
                 timerDeadline = nil
                 actions = machine.deadlinePassed(now: now())
-            case .opened(let number, let answerID) where number == connectionNumber:
-                actions = machine.connected(answerID: answerID, now: now())
+            case .opened(let number, let id) where number == connectionNumber:
+                answerID = id ?? answerID
+                actions = machine.connected(answerID: id, now: now())
             case .item(let number, .event(let event)) where number == connectionNumber:
                 actions = machine.received(event, now: now())
             case .item(let number, .keepalive) where number == connectionNumber:
@@ -145,8 +154,13 @@ enum AnswerStreamDriver {
             }
             guard perform(actions) else { return }
         }
-        // The consumer went away: this answer is cancelled.
+        // The consumer went away: this answer is cancelled, here and (if asked) on the server.
         _ = perform(machine.cancel(now: now()))
+        if stream.cancelsOnServer, let answerID {
+            // In a task of its own: this one is cancelled, and the request must still go out.
+            let transport = stream.transport
+            Task { try? await transport.cancelAnswer(id: answerID) }
+        }
     }
 
     /// Opens one connection in a task of its own and forwards everything it delivers as inputs.

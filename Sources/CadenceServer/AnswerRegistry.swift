@@ -79,6 +79,20 @@ actor AnswerRegistry {
         }
     }
 
+    /// Cancels an answer that is still being produced: its engine is cancelled at once (a model
+    /// request it holds is closed), a terminal `error` with code `cancelled` follows the events so
+    /// far, and nothing is appended after it. Returns `false` if the answer had already ended.
+    func cancel(_ id: String) throws -> Bool {
+        guard let answer = answers[id] else {
+            throw forgotten.contains(id) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+        }
+        guard !answer.finished else { return false }
+        answer.task?.cancel()
+        append(.error(code: "cancelled", message: "the answer was cancelled by the client"), to: id)
+        finish(id)
+        return true
+    }
+
     /// Cancels every engine and forgets every answer.
     func shutdown() {
         stopped = true
@@ -102,12 +116,14 @@ actor AnswerRegistry {
     }
 
     private func append(_ kind: ResearchEvent.Kind, to id: String) {
+        // A cancelled answer's engine may still be unwinding: what it sends now is not part of the answer.
+        guard answers[id]?.finished == false else { return }
         answers[id]?.log.append(kind)
         wakeWaiters(of: id)
     }
 
     private func finish(_ id: String) {
-        guard !stopped, answers[id] != nil else { return }
+        guard !stopped, answers[id]?.finished == false else { return }
         answers[id]?.finished = true
         answers[id]?.task = nil
         wakeWaiters(of: id)

@@ -99,6 +99,18 @@ public struct ReferenceServer: Sendable {
             try await registry.check(id, after: after)
             return responder.response(answerID: id, after: after)
         }
+        router.delete("/v1/answers/:id") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            guard try await registry.cancel(id) else {
+                throw APIError(
+                    status: .conflict, code: "answer_finished",
+                    message: "the answer \"\(id)\" has already ended; there is nothing to cancel")
+            }
+            let body: JSONValue = ["id": .string(id), "status": "cancelled"]
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: body.jsonText + "\n")))
+        }
         Self.addConversationRoutes(to: router, registry: registry, limits: limits)
         return router
     }

@@ -1,6 +1,7 @@
 import CadenceClient
 import CadenceCore
 import CadenceEngine
+import CadenceTesting
 import NIOConcurrencyHelpers
 
 /// What a test read from one connection.
@@ -51,11 +52,12 @@ func receive(
 
 /// Opens a connection and reads it, turning an error from `open` into `Received.error`.
 func openAndReceive(
-    _ transport: any ResearchTransport, _ request: AnswerRequest, resume: ResumeCursor? = nil
+    _ transport: any ResearchTransport, _ request: AnswerRequest, resume: ResumeCursor? = nil, stopAfter: Int? = nil
 ) async -> (answerID: String?, received: Received) {
     do {
         let connection = try await transport.open(request, resume: resume)
-        return (connection.answerID, await receive(connection))
+        if stopAfter == 0 { return (connection.answerID, Received()) }
+        return (connection.answerID, await receive(connection) { received in stopAfter.map { received.events.count >= $0 } ?? false })
     } catch {
         return (nil, Received(error: error))
     }
@@ -65,9 +67,14 @@ func openAndReceive(
 final class ScriptedEngine: AnswerEngine, Sendable {
     let stream: AsyncThrowingStream<ResearchEvent.Kind, any Error>
     let continuation: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
+    /// Opens when the server stops reading the engine before its end (the answer was cancelled).
+    let cancelled = FaultLatch()
 
     init() {
         (stream, continuation) = AsyncThrowingStream<ResearchEvent.Kind, any Error>.makeStream()
+        continuation.onTermination = { [cancelled] reason in
+            if case .cancelled = reason { cancelled.open() }
+        }
     }
 
     func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> { stream }

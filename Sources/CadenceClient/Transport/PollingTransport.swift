@@ -46,6 +46,10 @@ public struct PollingTransport: ResearchTransport {
 
     var messagesURL: String { baseURL + "/v1/conversations/\(URLPath.escape(conversationID))/messages" }
 
+    public func cancelAnswer(id: String) async throws {
+        try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: httpClient)
+    }
+
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
         let messageID: String
         let after: Int

@@ -8,6 +8,11 @@ public import CadenceCore
 public protocol ResearchTransport: Sendable {
     /// Opens a connection for a new answer, or resumes one after `resume.lastSequence`.
     func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection
+
+    /// Asks the server to stop producing answer `id` (`DELETE /v1/answers/{id}`): its readers get a
+    /// terminal `error` with code `cancelled`, and it cannot be resumed into more text. Closing a
+    /// connection alone never cancels: the server goes on, for a later resume. The default does nothing.
+    func cancelAnswer(id: String) async throws
 }
 
 /// One open connection: the server's id for the answer, and what arrives on it.

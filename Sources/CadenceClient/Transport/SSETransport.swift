@@ -29,6 +29,10 @@ public struct SSETransport: ResearchTransport {
         self.init(client: ResearchClient(baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits))
     }
 
+    public func cancelAnswer(id: String) async throws {
+        try await AnswerCancellation.send(baseURL: client.baseURL, answerID: id, httpClient: client.httpClient)
+    }
+
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
         var reader = HTTPBodyReader(streamingRequest(request, resume: resume))
         let headers = try await reader.connect()

@@ -37,6 +37,10 @@ public struct WebSocketTransport: ResearchTransport {
         return base + "/v1/answers/ws"
     }
 
+    public func cancelAnswer(id: String) async throws {
+        try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: .shared)
+    }
+
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
         let opening: String =
             if let resume {
