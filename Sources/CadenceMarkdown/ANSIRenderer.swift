@@ -11,16 +11,24 @@
 public struct ANSIRenderer: Sendable {
     public var width: Int
     public var colors: Bool
+    /// Which citations to draw and mark; `nil` draws every `[n]` as a citation (for markdown with
+    /// no answer behind it, as `cadence render` shows).
+    public var citations: CitationDisplay?
+    /// This render's walk over the citation numbers (each render gets its own).
+    private var cursor: CitationCursor?
 
-    public init(width: Int = 80, colors: Bool = true) {
+    public init(width: Int = 80, colors: Bool = true, citations: CitationDisplay? = nil) {
         self.width = max(width, 20)
         self.colors = colors
+        self.citations = citations
     }
 
     public func render(_ tree: MarkdownTree) -> String { render(tree.blocks) }
 
     public func render(_ blocks: [Block]) -> String {
-        lines(blocks, width: width, depth: 0).map { $0 + "\n" }.joined()
+        var renderer = self
+        renderer.cursor = citations.map(CitationCursor.init)
+        return renderer.lines(blocks, width: width, depth: 0).map { $0 + "\n" }.joined()
     }
 
     /// Blocks as lines, separated by blank lines.
@@ -138,15 +146,32 @@ public struct ANSIRenderer: Sendable {
                 out.append(
                     TerminalSpan(text: "[image: " + Inline.plainText(c) + "] " + source, style: base.union(.dim)))
             case .citation(let numbers):
-                // The marker hugs the word before it: "production¹".
-                if let last = out.last, last.text.hasSuffix(" ") {
-                    out[out.count - 1].text.removeLast()
-                }
-                let marker = numbers.map(TerminalText.superscript).joined(separator: "˒")
-                out.append(TerminalSpan(text: marker, style: base.union(.citation)))
+                citation(numbers, base, into: &out)
             }
         }
         return out
+    }
+
+    /// Superscript markers that hug the word before them ("production¹"), `?` after one whose source
+    /// may not support the sentence (visible without colours too), and `[n]` as text for a number
+    /// that is not a source.
+    func citation(_ numbers: [Int], _ base: TerminalStyle, into out: inout [TerminalSpan]) {
+        let marks = cursor?.marks(numbers) ?? numbers.map { ($0, CitationDisplay.Mark.citation) }
+        var afterMarker = false
+        for (index, (number, mark)) in marks.enumerated() {
+            guard mark != .text else {
+                out.append(TerminalSpan(text: "[\(number)]", style: base))
+                afterMarker = false
+                continue
+            }
+            if index == 0, let last = out.last, last.text.hasSuffix(" ") {
+                out[out.count - 1].text.removeLast()
+            }
+            out.append(
+                TerminalSpan(text: (afterMarker ? "˒" : "") + TerminalText.superscript(number), style: base.union(.citation)))
+            if mark == .unsupported { out.append(TerminalSpan(text: "?", style: base.union(.dim))) }
+            afterMarker = true
+        }
     }
 
     func wrapped(_ spans: [TerminalSpan], width: Int) -> [String] {

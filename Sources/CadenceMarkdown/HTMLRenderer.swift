@@ -10,22 +10,27 @@ public struct HTMLRenderer: Sendable {
     public var tagFilter: Bool
     /// Citation `[n]` links to `citationHrefPrefix + n`.
     public var citationHrefPrefix: String
+    /// Which citations to draw and mark; `nil` draws every `[n]` as a citation. A number that is not
+    /// a source stays the text `[n]`; an unsupported citation gets the class `citation unsupported`.
+    public var citations: CitationDisplay?
 
-    public init(tagFilter: Bool = true, citationHrefPrefix: String = "#source-") {
+    public init(tagFilter: Bool = true, citationHrefPrefix: String = "#source-", citations: CitationDisplay? = nil) {
         self.tagFilter = tagFilter
         self.citationHrefPrefix = citationHrefPrefix
+        self.citations = citations
     }
 
     public func render(_ tree: MarkdownTree) -> String { render(tree.blocks) }
 
     public func render(_ blocks: [Block]) -> String {
-        var writer = Writer(renderer: self)
+        var writer = Writer(renderer: self, cursor: citations.map(CitationCursor.init))
         writer.blocks(blocks, tight: false)
         return writer.out
     }
 
     struct Writer {
         let renderer: HTMLRenderer
+        let cursor: CitationCursor?
         var out = ""
 
         mutating func cr() {
@@ -173,9 +178,14 @@ public struct HTMLRenderer: Sendable {
                 attribute("title", title)
                 out += " />"
             case .citation(let numbers):
-                for n in numbers {
-                    out +=
-                        "<sup class=\"citation\"><a href=\"\(HTMLRenderer.escape(renderer.citationHrefPrefix))\(n)\">[\(n)]</a></sup>"
+                for (n, mark) in cursor?.marks(numbers) ?? numbers.map({ ($0, .citation) }) {
+                    let link = "<a href=\"\(HTMLRenderer.escape(renderer.citationHrefPrefix))\(n)\">[\(n)]</a></sup>"
+                    switch mark {
+                    case .text: out += "[\(n)]"
+                    case .citation: out += "<sup class=\"citation\">" + link
+                    case .unsupported:
+                        out += "<sup class=\"citation unsupported\" title=\"The cited source may not support this sentence\">" + link
+                    }
                 }
             }
         }

@@ -48,12 +48,17 @@ public struct ExchangeSnapshot: Sendable, Hashable {
     /// One line on the research behind a completed answer ("quick research · searched cadence,
     /// search · 2 rounds · 3 sources"), when it had research stages.
     public var researchSummary: String?
+    /// How the citations are drawn: the source numbers, and the citations whose check failed.
+    public var citations: CitationDisplay
 
+    /// Without `citations`, the numbers of `sources` are drawn as citations and none is marked.
     public init(
         id: String, question: String, phase: Phase, document: MarkdownTree = MarkdownTree(blocks: []),
-        committedBlockCount: Int = 0, sources: [Source] = [], followUps: [String] = [], researchSummary: String? = nil
+        committedBlockCount: Int = 0, sources: [Source] = [], followUps: [String] = [], researchSummary: String? = nil,
+        citations: CitationDisplay? = nil
     ) {
         self.researchSummary = researchSummary
+        self.citations = citations ?? CitationDisplay(sources: sources)
         self.id = id
         self.question = question
         self.phase = phase
@@ -82,7 +87,8 @@ public struct ExchangeSnapshot: Sendable, Hashable {
         self.init(
             id: answer.id, question: answer.query, phase: phase, document: answer.document,
             committedBlockCount: answer.committedBlockCount, sources: answer.sources, followUps: answer.followUps,
-            researchSummary: Self.summary(of: answer.stages, sources: answer.sources.count))
+            researchSummary: Self.summary(of: answer.stages, sources: answer.sources.count),
+            citations: answer.citationDisplay)
     }
 
     /// The research stages in one line: the tier, the collections searched, the rounds, the sources kept.

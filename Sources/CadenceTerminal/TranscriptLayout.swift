@@ -33,6 +33,12 @@ public struct TranscriptLayout: Sendable {
         var blocks: [[String]] = []
         /// The last committed block rendered, to notice an answer replaced under the same id.
         var lastBlock: Block?
+        /// How citations were drawn: when the sources or the checks change, every block is drawn again.
+        var citations: CitationDisplay
+        /// The ordinal of the first citation number after the cached blocks.
+        var nextOrdinal = 1
+
+        init(citations: CitationDisplay) { self.citations = citations }
     }
 
     public var colors: Bool
@@ -103,15 +109,19 @@ public struct TranscriptLayout: Sendable {
         }
         let blocks = exchange.document.blocks
         let committed = min(exchange.committedBlockCount, blocks.count)
-        var cache = caches[exchange.id] ?? Cache()
+        var cache = caches[exchange.id] ?? Cache(citations: exchange.citations)
         if cache.blocks.count > committed
             || (cache.lastBlock != nil && blocks[cache.blocks.count - 1] != cache.lastBlock)
+            || cache.citations != exchange.citations
         {
-            cache = Cache()  // the answer was replaced (a retry) or its text was rewritten
+            // The answer was replaced (a retry), its text rewritten, or its sources or checks arrived.
+            cache = Cache(citations: exchange.citations)
         }
         while cache.blocks.count < committed {
-            cache.blocks.append(render(blocks[cache.blocks.count], width: width))
-            cache.lastBlock = blocks[cache.blocks.count - 1]
+            let block = blocks[cache.blocks.count]
+            cache.blocks.append(render(block, width: width, citations: cache.citations.advanced(by: cache.nextOrdinal - 1)))
+            cache.nextOrdinal += CitationDisplay.citationCount(in: [block])
+            cache.lastBlock = block
         }
         caches[exchange.id] = cache
         var out: [String] = []
@@ -119,16 +129,18 @@ public struct TranscriptLayout: Sendable {
             if index > 0 { out.append("") }
             out += lines
         }
+        var ordinal = cache.nextOrdinal
         for block in blocks[committed...] {
             if !out.isEmpty { out.append("") }
-            out += render(block, width: width)
+            out += render(block, width: width, citations: cache.citations.advanced(by: ordinal - 1))
+            ordinal += CitationDisplay.citationCount(in: [block])
         }
         return out
     }
 
-    private mutating func render(_ block: Block, width: Int) -> [String] {
+    private mutating func render(_ block: Block, width: Int, citations: CitationDisplay) -> [String] {
         renderedBlockCount += 1
-        let text = ANSIRenderer(width: width, colors: colors).render([block])
+        let text = ANSIRenderer(width: width, colors: colors, citations: citations).render([block])
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
@@ -139,7 +151,7 @@ public struct TranscriptLayout: Sendable {
         guard !exchange.sources.isEmpty else { return [] }
         var out = ["", style.bold("Sources")]
         for (index, source) in exchange.sources.enumerated() {
-            let number = "[\(Self.citationNumber(of: source, at: index))]"
+            let number = "[\(Source.citationNumber(of: source, at: index))]"
             let plain = "  \(number) \(source.title) — \(source.url)"
             if DisplayWidth.of(plain) <= width {
                 out.append("  \(style.cyan(number)) \(source.title) — \(style.dim(source.url))")
@@ -148,11 +160,6 @@ public struct TranscriptLayout: Sendable {
             }
         }
         return out
-    }
-
-    /// The number a source is cited by: its id when numeric (`"2"` for `[2]`), else its position.
-    public static func citationNumber(of source: Source, at index: Int) -> Int {
-        Int(source.id) ?? index + 1
     }
 
     private func followUpLines(_ exchange: ExchangeSnapshot, width: Int, style: SGR) -> [String] {

@@ -210,4 +210,31 @@ import Testing
         #expect(lines.contains("Paragraph 12 says something about streams¹."))
         #expect(layout.renderedBlockCount < naiveRenders / 3)
     }
+
+    @Test func aCitationIsDrawnOnlyWhenItPointsAtASource() {
+        var layout = TranscriptLayout(colors: false)
+        #expect(Self.plain(layout.lines(for: Self.exchange("A chat [1]."), width: 40)).contains("A chat [1]."))
+        let cited = Self.plain(layout.lines(for: Self.exchange("Cited [1], not [9].", sources: Self.sources), width: 60))
+        #expect(cited.contains("Cited¹, not [9]."))
+    }
+
+    @MainActor
+    @Test func anUnsupportedCitationIsMarkedOnceTheChecksArrive() {
+        let answer = AnswerViewModel(id: "a1", query: "What is SSE?")
+        answer.apply(.sourcesMerged(Self.sources), at: .zero)
+        answer.apply(.textAppended("One [1].\n\nTwo [2].\n\nEnd.\n"), at: .zero)
+        answer.revealAll()
+        var layout = TranscriptLayout(colors: false)
+        let before = Self.plain(layout.lines(for: ExchangeSnapshot(answer), width: 60))
+        #expect(before.contains("Two²."))
+        let metadata: [String: JSONValue] = ["citations": [["ordinal": 2, "source": 2, "supported": false, "sentence": "Two"]]]
+        answer.apply(
+            .completed(AnswerCompletion(reason: .completed, text: answer.text, sources: Self.sources, metadata: metadata)),
+            at: .zero)
+        answer.revealAll()
+        let after = Self.plain(layout.lines(for: ExchangeSnapshot(answer), width: 60))
+        #expect(after.contains("Two²?."), "the cached block was drawn again")
+        #expect(after.contains("One¹."))
+    }
 }
+

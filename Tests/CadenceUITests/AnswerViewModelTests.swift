@@ -317,3 +317,41 @@ import Testing
         #expect(!flag.raised)
     }
 }
+
+/// What the view model says about its citations: which numbers are sources, which checks failed.
+@MainActor
+@Suite struct AnswerViewModelCitationTests {
+    static let sources = (1...3).map { Source(id: String($0), title: "S\($0)", url: "https://example.com/\($0)") }
+
+    @Test func sourcesAndFailedChecksMakeTheDisplay() {
+        let model = AnswerViewModel(id: "a", query: "q")
+        #expect(model.citationDisplay == CitationDisplay(sources: []), "no sources yet: [1] is text")
+        model.apply(.sourcesMerged(Self.sources), at: .zero)
+        model.apply(.textAppended("One [1]. Two [2]."), at: .zero)
+        #expect(model.citationDisplay == CitationDisplay(sources: [1, 2, 3]))
+        #expect(model.unsupportedCitations.isEmpty)
+        let metadata: [String: JSONValue] = [
+            "citations": [
+                ["ordinal": 1, "source": 1, "supported": true, "score": 0.9, "sentence": "One"],
+                ["ordinal": 2, "source": 2, "supported": false, "score": 0.1, "sentence": "Two"],
+            ]
+        ]
+        model.apply(
+            .completed(AnswerCompletion(reason: .completed, text: "One [1]. Two [2].", sources: Self.sources, metadata: metadata)),
+            at: .zero)
+        #expect(model.unsupportedCitations == [UnsupportedCitation(ordinal: 2, source: 2, sentence: "Two")])
+        #expect(model.citationDisplay == CitationDisplay(sources: [1, 2, 3], unsupported: [2: 2]))
+    }
+
+    @Test func malformedChecksAreSkipped() {
+        let metadata: [String: JSONValue] = [
+            "citations": [
+                "not an object", ["ordinal": "two", "source": 1, "supported": false], ["ordinal": 1.5, "source": 1, "supported": false],
+                ["source": 1, "supported": false], ["ordinal": 3, "source": 1, "supported": false],
+            ]
+        ]
+        #expect(UnsupportedCitation.list(in: metadata) == [UnsupportedCitation(ordinal: 3, source: 1, sentence: "")])
+        #expect(UnsupportedCitation.list(in: ["citations": "nonsense"]).isEmpty)
+        #expect(UnsupportedCitation.list(in: [:]).isEmpty)
+    }
+}

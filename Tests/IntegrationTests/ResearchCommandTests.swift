@@ -75,6 +75,8 @@ struct ResearchCommandTests {
         await model.shutdown()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Bananas are a yellow tropical fruit"))
+        #expect(result.stdout.contains("Not supported by the cited source"))
+        #expect(result.stdout.contains("  [2]? \"Bananas are a yellow tropical fruit\""))
         #expect(model.requests.count == 3)
         #expect(ModelResearchServerTests.stage(of: model.requests[0]) == .plan)
     }

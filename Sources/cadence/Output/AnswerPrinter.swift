@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceUI
 
 /// Prints one answer's updates as they stream: stage lines, the text, a line when the connection
 /// is being re-established, then the sources and follow-up questions.
@@ -11,6 +12,8 @@ struct AnswerPrinter {
     private(set) var text = ""
     private(set) var sources: [Source] = []
     private(set) var followUps: [String] = []
+    /// Citations the server's check found unsupported (from the completion's metadata).
+    private(set) var unsupported: [UnsupportedCitation] = []
     private(set) var failure: String?
     private var inText = false
     /// On a terminal, text is wrapped at word boundaries to this width; elsewhere it is left alone.
@@ -42,6 +45,7 @@ struct AnswerPrinter {
         case .completed(let completion):
             sources = completion.sources.isEmpty ? sources : completion.sources
             followUps = completion.followUps
+            unsupported = UnsupportedCitation.list(in: completion.metadata)
             if completion.reason == .timedOut {
                 TerminalOutput.error("note: the answer timed out; showing the \(text.count) characters received")
             }
@@ -87,6 +91,16 @@ struct AnswerPrinter {
         }
     }
 
+    /// "Not supported by the cited source:", then one line per failed citation check, or nothing.
+    static func unsupportedLines(_ citations: [UnsupportedCitation]) -> [String] {
+        guard !citations.isEmpty else { return [] }
+        return ["", "Not supported by the cited source (the citation may be wrong):"]
+            + citations.map { citation in
+                let sentence = citation.sentence.count > 100 ? citation.sentence.prefix(99) + "…" : Substring(citation.sentence)
+                return "  [\(citation.source)]? \"\(sentence)\""
+            }
+    }
+
     /// Ends the text and prints the numbered sources and follow-up questions.
     func finish() {
         if !text.isEmpty, !text.hasSuffix("\n") { output.line() }
@@ -98,6 +112,7 @@ struct AnswerPrinter {
                 output.line("  \(number) \(source.title) — \(output.dim(source.url))")
             }
         }
+        for line in Self.unsupportedLines(unsupported) { output.line(line == "" ? "" : output.dim(line)) }
         if showsStages, !followUps.isEmpty {
             output.line()
             output.line(output.bold("Follow-up questions"))
