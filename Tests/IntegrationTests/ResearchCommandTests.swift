@@ -91,4 +91,28 @@ struct ResearchCommandTests {
         #expect(completed?["metadata"]?["engine"] != .string("model-research"))
         #expect(completed?["metadata"]?["engine"] != nil)
     }
+
+    @Test func aFollowUpWithResumeSendsTheConversationToTheModel() async throws {
+        let model = try await Self.startModel()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-research-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("conversations.sqlite").path
+        let research = ["ask", "--research", "--provider", "openai", "--base-url", model.baseURL, "--model", "scripted", "--plain"]
+        let first = try await CadenceBinary.run(research + ["--database", database, "How does Cadence resume a stream?"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let list = try await CadenceBinary.run(["chat", "--list", "--json", "--database", database])
+        let id = try #require(Self.lines(list.stdout).first?["id"]?.stringValue)
+        let second = try await CadenceBinary.run(
+            research + ["--database", database, "--resume", id, "And what if the server forgot it?"])
+        await model.shutdown()
+        #expect(second.status == 0, "\(second.stderr)")
+
+        let followUpPlan = try #require(model.requests.dropFirst(3).first)
+        #expect(ModelResearchServerTests.stage(of: followUpPlan) == .plan)
+        let contents = followUpPlan.messages.map(\.content)
+        #expect(contents.contains("How does Cadence resume a stream?"))
+        #expect(contents.contains { $0.contains("Bananas are a yellow tropical fruit") }, "the first answer is history")
+        #expect(contents.last?.contains("And what if the server forgot it?") == true)
+    }
 }
