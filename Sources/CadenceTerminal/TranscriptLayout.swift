@@ -1,4 +1,4 @@
-public import CadenceCore
+import CadenceCore
 import CadenceMarkdown
 
 /// Turns the conversation into screen lines at a width: for each exchange, oldest first, the
