@@ -78,19 +78,17 @@ enum AnswerStreamDriver {
     static func run<C: Clock<Duration>>(
         _ stream: AnswerStream, clock: C, updates: AsyncStream<AnswerUpdate>.Continuation
     ) async {
-        let start = clock.now
-        func now() -> Duration { start.duration(to: clock.now) }
+        var timer = DeadlineTimer(clock)
+        let now = timer.now
         let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
         var machine = AnswerStreamMachine(configuration: stream.configuration, random: stream.makeRandom())
         var connectionTask: Task<Void, Never>?
         var connectionNumber = 0
-        var timerTask: Task<Void, Never>?
-        var timerDeadline: Duration?
         var answerID: String?
 
         defer {
             connectionTask?.cancel()
-            timerTask?.cancel()
+            timer.cancel()
             inputContinuation.finish()
             updates.finish()
         }
@@ -115,19 +113,7 @@ enum AnswerStreamDriver {
                         inputs: inputContinuation)
                 }
             }
-            // Keep one timer, for the machine's earliest deadline.
-            if machine.nextDeadline != timerDeadline {
-                timerTask?.cancel()
-                timerDeadline = machine.nextDeadline
-                if let deadline = timerDeadline {
-                    timerTask = Task {
-                        do {
-                            try await clock.sleep(until: start.advanced(by: deadline), tolerance: nil)
-                            inputContinuation.yield(.deadline)
-                        } catch {}
-                    }
-                }
-            }
+            timer.keep(machine.nextDeadline) { inputContinuation.yield(.deadline) }
             return true
         }
 
@@ -136,7 +122,7 @@ enum AnswerStreamDriver {
             let actions: [AnswerStreamMachine.Action]
             switch input {
             case .deadline:
-                timerDeadline = nil
+                timer.fired()
                 actions = machine.deadlinePassed(now: now())
             case .opened(let number, let id) where number == connectionNumber:
                 answerID = id ?? answerID

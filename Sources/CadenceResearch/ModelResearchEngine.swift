@@ -20,7 +20,7 @@ public struct ModelResearchEngine: AnswerEngine {
     public var corpus: Corpus
     public var client: ModelClient
     public var configuration: ResearchConfiguration
-    let makeTimeline: @Sendable () -> Timeline
+    let makeTimer: @Sendable () -> DeadlineTimer
     let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
 
     public init(
@@ -31,7 +31,7 @@ public struct ModelResearchEngine: AnswerEngine {
         self.corpus = corpus
         self.client = client
         self.configuration = configuration
-        self.makeTimeline = { Timeline(clock) }
+        self.makeTimer = { DeadlineTimer(clock) }
         self.makeRandom = random
     }
 
@@ -39,9 +39,9 @@ public struct ModelResearchEngine: AnswerEngine {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: ResearchEvent.Kind.self, throwing: (any Error).self)
         let machine = ResearchMachine(
             request: request, configuration: configuration, model: client.provider.model, random: makeRandom())
-        let timeline = makeTimeline()
+        let timer = makeTimer()
         let driver = Task { [self] in
-            await ResearchDriver.run(machine, engine: self, timeline: timeline, events: continuation)
+            await ResearchDriver.run(machine, engine: self, timer: timer, events: continuation)
         }
         continuation.onTermination = { _ in driver.cancel() }
         return events
@@ -64,20 +64,19 @@ enum ResearchDriver {
     }
 
     static func run(
-        _ initial: ResearchMachine, engine: ModelResearchEngine, timeline: Timeline,
+        _ initial: ResearchMachine, engine: ModelResearchEngine, timer initialTimer: DeadlineTimer,
         events: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
     ) async {
         var machine = initial
-        let now = timeline.now
+        var timer = initialTimer
+        let now = timer.now
         let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
         var callTask: Task<Void, Never>?
         var callNumber = 0
-        var timerTask: Task<Void, Never>?
-        var timerDeadline: Duration?
 
         defer {
             callTask?.cancel()
-            timerTask?.cancel()
+            timer.cancel()
             inputContinuation.finish()
             events.finish()
         }
@@ -107,18 +106,7 @@ enum ResearchDriver {
                     pending += machine.searchCompleted(results, now: now())
                 }
             }
-            if machine.nextDeadline != timerDeadline {
-                timerTask?.cancel()
-                timerDeadline = machine.nextDeadline
-                if let deadline = timerDeadline {
-                    timerTask = Task {
-                        do {
-                            try await timeline.sleep(deadline)
-                            inputContinuation.yield(.deadline)
-                        } catch {}
-                    }
-                }
-            }
+            timer.keep(machine.nextDeadline) { inputContinuation.yield(.deadline) }
             return true
         }
 
@@ -127,7 +115,7 @@ enum ResearchDriver {
             let actions: [ResearchMachine.Action]
             switch input {
             case .deadline:
-                timerDeadline = nil
+                timer.fired()
                 actions = machine.deadlinePassed(now: now())
             case .event(let number, let event) where number == callNumber:
                 actions = machine.modelEvent(event, now: now())
@@ -168,18 +156,5 @@ enum ResearchDriver {
         return ResearchMachine.ModelFailure(
             message: error.message, retryable: error.code == .transport || error.retryable,
             retryAfter: error.retryAfter, status: error.status)
-    }
-}
-
-/// One answer's time axis on the injected clock: the time since it started, and a sleep until a
-/// point on that axis.
-struct Timeline: Sendable {
-    let now: @Sendable () -> Duration
-    let sleep: @Sendable (_ until: Duration) async throws -> Void
-
-    init<C: Clock<Duration>>(_ clock: C) {
-        let start = clock.now
-        now = { start.duration(to: clock.now) }
-        sleep = { deadline in try await clock.sleep(until: start.advanced(by: deadline), tolerance: nil) }
     }
 }

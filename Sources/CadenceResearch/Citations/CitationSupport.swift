@@ -16,7 +16,7 @@ public enum CitationSupport {
     /// The share of `sentence`'s distinct content words found in `source`, 0…1 (0 for a sentence
     /// without content words).
     public static func score(sentence: String, source: String) -> Double {
-        score(claim: Set(Tokenizer.stems(in: sentence)), in: Set(Tokenizer.stems(in: source)))
+        score(claim: stems(sentence), in: stems(source))
     }
 
     static func score(claim: Set<String>, in source: Set<String>) -> Double {
