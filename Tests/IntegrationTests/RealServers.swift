@@ -7,4 +7,5 @@ import Foundation
 enum RealServers {
     static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
     static let postgres = PostgresTestServer.isAvailable || inCI
+    static let haproxy = HAProxyTestServer.isAvailable || inCI
 }
