@@ -39,13 +39,13 @@ struct PostgresNotificationListener: Sendable {
                     }
                 } catch {
                     if !Task.isCancelled {
-                        logger.warning("the PostgreSQL listener connection dropped; listening again", metadata: ["error": "\(String(reflecting: error))"])
+                        logger.warning("the PostgreSQL listener connection dropped; listening again", metadata: ["error": "\(PostgresAnswerRegistry.describe(error))"])
                     }
                 }
                 try? await connection.close()
             } catch {
                 if !Task.isCancelled {
-                    logger.warning("could not connect the PostgreSQL listener; trying again", metadata: ["error": "\(String(reflecting: error))"])
+                    logger.warning("could not connect the PostgreSQL listener; trying again", metadata: ["error": "\(PostgresAnswerRegistry.describe(error))"])
                 }
             }
             do { try await clock.sleep(for: pause) } catch { return }
