@@ -6,6 +6,8 @@ struct APIError: Error, HTTPResponseError {
     var status: HTTPResponse.Status
     var code: String
     var message: String
+    /// Extra response headers, such as `Retry-After` on a 503.
+    var headers: HTTPFields = [:]
 
     static func badRequest(_ message: String) -> APIError {
         APIError(status: .badRequest, code: "invalid_request", message: message)
@@ -17,9 +19,11 @@ struct APIError: Error, HTTPResponseError {
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let body: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
         return Response(
             status: status,
-            headers: [.contentType: "application/json; charset=utf-8"],
+            headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(string: body.jsonText + "\n"))
         )
     }

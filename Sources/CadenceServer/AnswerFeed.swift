@@ -9,7 +9,7 @@ struct AnswerFeed: Sendable {
         case keepalive
     }
 
-    let registry: AnswerRegistry
+    let registry: any AnswerRegistry
     let clock: any Clock<Duration>
     let keepAliveInterval: Duration
 

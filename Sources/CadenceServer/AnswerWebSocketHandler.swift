@@ -8,7 +8,7 @@ import HummingbirdWebSocket
 /// `{"type":"keepalive"}` while quiet, then closes normally. A refusal is
 /// `{"error": {"code", "message", "status"}}` followed by a normal close.
 struct AnswerWebSocketHandler: Sendable {
-    let registry: AnswerRegistry
+    let registry: any AnswerRegistry
     let feed: AnswerFeed
     let limits: ServerConfiguration
 
@@ -54,7 +54,7 @@ struct AnswerWebSocketHandler: Sendable {
             return (id, after)
         }
         let request = try ReferenceServer.validate(data: Data(text.utf8), limits: limits)
-        return (await registry.start(request), 0)
+        return (try await registry.start(request), 0)
     }
 
     private func send(_ error: APIError, to outbound: WebSocketOutboundWriter) async throws {

@@ -6,18 +6,18 @@ import Hummingbird
 /// `message_id`; `GET /v1/conversations/{id}/messages?since=N&message_id=…` returns the events with
 /// a sequence greater than N and whether the answer is done.
 extension ReferenceServer {
-    static func addConversationRoutes(to router: Router<BasicRequestContext>, registry: AnswerRegistry, limits: ServerConfiguration) {
+    static func addConversationRoutes(to router: Router<BasicRequestContext>, registry: any AnswerRegistry, limits: ServerConfiguration) {
         router.post("/v1/conversations/:conversation/messages") { request, context -> Response in
             let conversation = try context.parameters.require("conversation")
             let answerRequest = try await decodeAnswerRequest(request, limits: limits)
-            let id = await registry.start(answerRequest, conversationID: conversation)
+            let id = try await registry.start(answerRequest, conversationID: conversation)
             return json(["message_id": .string(id), "conversation_id": .string(conversation)], status: .created)
         }
         router.get("/v1/conversations/:conversation/messages") { request, context -> Response in
             let conversation = try context.parameters.require("conversation")
             let query = request.uri.queryParameters
             let since = try cursor(query.get("since"), name: "since")
-            guard let messages = await registry.messages(in: conversation) else {
+            guard let messages = try await registry.messages(in: conversation) else {
                 throw APIError(
                     status: .notFound, code: "conversation_not_found",
                     message: "there is no conversation \"\(conversation)\"; post a message first")

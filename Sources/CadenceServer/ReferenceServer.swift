@@ -42,7 +42,7 @@ public struct ReferenceServer: Sendable {
     /// - Parameter handlingSignals: stop gracefully on SIGINT and SIGTERM (for `cadence serve`).
     public func start(handlingSignals: Bool = false) async throws -> RunningServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let registry = AnswerRegistry(engine: engine, clock: clock, limits: configuration.replay)
+        let registry = try await makeRegistry(metrics: ServerMetrics())
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
         let tracker = ConnectionTracker()
         let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed).buildResponder()
@@ -78,7 +78,20 @@ public struct ReferenceServer: Sendable {
         throw ServerStartError(message: "the server stopped before it accepted connections")
     }
 
-    func makeRouter(registry: AnswerRegistry, feed: AnswerFeed) -> Router<BasicRequestContext> {
+    /// The in-memory registry, or with ``ServerConfiguration/postgres`` the shared one (connected,
+    /// migrated and listening before the server accepts connections).
+    func makeRegistry(metrics: ServerMetrics) async throws -> any AnswerRegistry {
+        let admission = AnswerAdmission(limit: configuration.maxAnswers)
+        guard let postgres = configuration.postgres else {
+            return MemoryAnswerRegistry(
+                engine: engine, clock: clock, limits: configuration.replay, admission: admission, metrics: metrics)
+        }
+        return try await PostgresAnswerRegistry.start(
+            engine: engine, clock: clock, configuration: postgres, limits: configuration.replay, admission: admission,
+            metrics: metrics, logger: logger)
+    }
+
+    func makeRouter(registry: any AnswerRegistry, feed: AnswerFeed) -> Router<BasicRequestContext> {
         let router = Router()
         let responder = AnswerStreamResponder(feed: feed)
         let limits = configuration
@@ -89,7 +102,7 @@ public struct ReferenceServer: Sendable {
         }
         router.post("/v1/answers") { request, _ -> Response in
             let answerRequest = try await Self.decodeAnswerRequest(request, limits: limits)
-            let id = await registry.start(answerRequest)
+            let id = try await registry.start(answerRequest)
             return responder.response(answerID: id, after: 0)
         }
         router.get("/v1/answers/:id/events") { request, context -> Response in
@@ -115,7 +128,7 @@ public struct ReferenceServer: Sendable {
         return router
     }
 
-    func makeWebSocketRouter(registry: AnswerRegistry, feed: AnswerFeed) -> Router<BasicWebSocketRequestContext> {
+    func makeWebSocketRouter(registry: any AnswerRegistry, feed: AnswerFeed) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         let handler = AnswerWebSocketHandler(registry: registry, feed: feed, limits: configuration)
         router.ws("/v1/answers/ws") { inbound, outbound, _ in
@@ -169,7 +182,7 @@ public struct RunningServer: Sendable {
     public let port: Int
     let group: ServiceGroup
     let task: Task<Void, any Error>
-    let registry: AnswerRegistry
+    let registry: any AnswerRegistry
     let connections: ConnectionTracker
 
     /// `http://HOST:PORT`.

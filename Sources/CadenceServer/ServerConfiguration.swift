@@ -17,6 +17,11 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxQueryCharacters: Int
     /// What the server keeps of each answer for clients that resume.
     public var replay: ReplayLimits
+    /// The most answers this node produces at once; past it, `POST` gets `503` with `Retry-After`.
+    /// `nil` for no limit.
+    public var maxAnswers: Int?
+    /// Share answers with other nodes through PostgreSQL; `nil` keeps them in this process's memory.
+    public var postgres: PostgresConfiguration?
 
     public init(
         host: String = "127.0.0.1",
@@ -24,7 +29,9 @@ public struct ServerConfiguration: Sendable, Hashable {
         keepAliveInterval: Duration = .seconds(15),
         maxRequestBytes: Int = 1 << 20,
         maxQueryCharacters: Int = 4_000,
-        replay: ReplayLimits = ReplayLimits()
+        replay: ReplayLimits = ReplayLimits(),
+        maxAnswers: Int? = nil,
+        postgres: PostgresConfiguration? = nil
     ) {
         self.host = host
         self.port = port
@@ -32,5 +39,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxRequestBytes = maxRequestBytes
         self.maxQueryCharacters = maxQueryCharacters
         self.replay = replay
+        self.maxAnswers = maxAnswers
+        self.postgres = postgres
     }
 }
