@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The built `cadence serve` running as a child process, for tests that drive the real command.
 ///
@@ -10,14 +11,33 @@ import Foundation
 final class ServeProcess: @unchecked Sendable {
     let process: Process
     let baseURL: String
-    private let errors: Pipe
     private let watchdog: DispatchWorkItem
+    /// What the server wrote to stderr so far; both pipes are drained as the server writes, so a
+    /// chatty server never blocks on a full pipe.
+    private let stderrBytes = NIOLockedValueBox(Data())
+    private let drained = DispatchGroup()
 
-    private init(process: Process, baseURL: String, errors: Pipe, watchdog: DispatchWorkItem) {
+    /// The server's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    private init(process: Process, baseURL: String, out: Pipe, errors: Pipe, watchdog: DispatchWorkItem) {
         self.process = process
         self.baseURL = baseURL
-        self.errors = errors
         self.watchdog = watchdog
+        drain(out.fileHandleForReading) { _ in }
+        drain(errors.fileHandleForReading) { [stderrBytes] data in stderrBytes.withLockedValue { $0.append(data) } }
+    }
+
+    private func drain(_ handle: FileHandle, into sink: @escaping @Sendable (Data) -> Void) {
+        drained.enter()
+        Thread.detachNewThread { [drained] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                sink(data)
+            }
+            drained.leave()
+        }
     }
 
     /// Starts `cadence serve --port 0 ARGUMENTS` and returns once it printed `listening on URL`.
@@ -57,16 +77,33 @@ final class ServeProcess: @unchecked Sendable {
             throw ServeFailure(message: "cadence serve did not start (exit \(process.terminationStatus)): \(text) \(stderr)")
         }
         return ServeProcess(
-            process: process, baseURL: String(text.dropFirst("listening on ".count)), errors: errors, watchdog: watchdog)
+            process: process, baseURL: String(text.dropFirst("listening on ".count)), out: out, errors: errors,
+            watchdog: watchdog)
     }
+
+    /// What the server wrote to stderr so far.
+    var stderr: String { String(decoding: stderrBytes.withLockedValue { $0 }, as: UTF8.self) }
 
     /// Stops the server with SIGTERM and returns what it wrote to stderr.
     @discardableResult
     func stop() -> String {
         if process.isRunning { process.terminate() }
+        return waitForExit()
+    }
+
+    /// Kills the server with SIGKILL, as a crash would: no shutdown, nothing said to its clients or
+    /// its database. Returns what it wrote to stderr.
+    @discardableResult
+    func kill9() -> String {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        return waitForExit()
+    }
+
+    private func waitForExit() -> String {
         process.waitUntilExit()
         watchdog.cancel()
-        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = drained.wait(timeout: .now() + 5)
+        return stderr
     }
 
     struct ServeFailure: Error, CustomStringConvertible {

@@ -1,0 +1,53 @@
+import CadenceTesting
+import Foundation
+
+/// Several nodes of the built `cadence serve` sharing answers through one real PostgreSQL
+/// (`--postgres URL`), for multi-node tests.
+///
+/// ```swift
+/// let cluster = try await NodeCluster.start(nodes: 3, arguments: ["--lease-timeout", "2"])
+/// defer { cluster.stop() }
+/// let first = try await AnswerClient.ask(cluster.nodes[0].baseURL, query: "How does resume work?")
+/// ```
+final class NodeCluster: Sendable {
+    let postgres: PostgresTestServer
+    let nodes: [ServeProcess]
+
+    private init(postgres: PostgresTestServer, nodes: [ServeProcess]) {
+        self.postgres = postgres
+        self.nodes = nodes
+    }
+
+    /// Starts PostgreSQL, then `count` nodes one after the other (each with `--postgres URL` and
+    /// `arguments`), so that the first one sets up the schema on its own.
+    static func start(nodes count: Int, arguments: [String] = []) async throws -> NodeCluster {
+        let postgres = try await PostgresTestServer.start()
+        var nodes: [ServeProcess] = []
+        do {
+            for _ in 0..<count {
+                nodes.append(try await ServeProcess.start(["--postgres", postgres.url] + arguments))
+            }
+        } catch {
+            for node in nodes { node.stop() }
+            postgres.stop()
+            throw error
+        }
+        return NodeCluster(postgres: postgres, nodes: nodes)
+    }
+
+    /// Stops every node still running (SIGTERM), then PostgreSQL.
+    func stop() {
+        for node in nodes { node.stop() }
+        postgres.stop()
+    }
+
+    /// What each node wrote to stderr so far, for failure messages.
+    var logs: String {
+        nodes.enumerated().map { index, node in "node \(index) (\(node.baseURL)):\n\(node.stderr)" }
+            .joined(separator: "\n")
+    }
+}
+
+/// The question every multi-node test asks: the corpus engine answers it in a few seconds of tokens,
+/// so there is time to cut, kill and resume while it streams.
+let multiNodeQuestion = "How does resume work with Last-Event-ID?"
