@@ -25,21 +25,35 @@ struct MultiNodeFailureTests {
         return (readers, latches)
     }
 
+    /// Asks on `node` in the background: returns the answer's id once its headers arrived, and the
+    /// task reading that first stream to its end.
+    static func startAnswer(on node: String) async throws -> (id: String, asker: Task<AnswerConnection, any Error>) {
+        let (answerIDs, answerID) = AsyncStream<String>.makeStream()
+        let asker = Task {
+            defer { answerID.finish() }
+            return try await AnswerClient.ask(node, query: multiNodeQuestion) { answerID.yield($0.answerID) }
+        }
+        guard let id = await answerIDs.first(where: { _ in true }) else {
+            return try (await asker.value.answerID, asker)  // rethrows why the question failed
+        }
+        return (id, asker)
+    }
+
+    /// Waits (at most 30 s) until every reader has its first tokens.
+    static func midStream(_ latches: [FaultLatch]) async throws {
+        try await withDeadline(.seconds(30), "every reader to get its first tokens") {
+            for latch in latches { await latch.wait() }
+        }
+    }
+
     @Test("kill -9 of a node that only serves readers: they resume on another node and finish exactly")
     func killReaderNode() async throws {
         let cluster = try await NodeCluster.start(nodes: 3)
         defer { cluster.stop() }
         let (owner, doomed, survivor) = (cluster.nodes[0], cluster.nodes[1], cluster.nodes[2])
-        let (answerIDs, answerID) = AsyncStream<String>.makeStream()
-        let asker = Task {
-            defer { answerID.finish() }
-            return try await AnswerClient.ask(owner.baseURL, query: multiNodeQuestion) { answerID.yield($0.answerID) }
-        }
-        let id = try #require(await answerIDs.first { _ in true })
+        let (id, asker) = try await Self.startAnswer(on: owner.baseURL)
         let (readers, midStream) = Self.readers(3, on: doomed.baseURL, answerID: id, openingAfter: 3)
-        try await withDeadline(.seconds(30), "every reader to get 3 tokens") {
-            for latch in midStream { await latch.wait() }
-        }
+        try await Self.midStream(midStream)
         doomed.kill9()
 
         let reference = try await asker.value
@@ -65,17 +79,10 @@ struct MultiNodeFailureTests {
         let reference = try await AnswerClient.ask(b.baseURL, query: multiNodeQuestion)
         try #require(reference.endsWithComplete)
 
-        let (answerIDs, answerID) = AsyncStream<String>.makeStream()
-        let asker = Task {
-            defer { answerID.finish() }
-            return try await AnswerClient.ask(owner.baseURL, query: multiNodeQuestion) { answerID.yield($0.answerID) }
-        }
-        let id = try #require(await answerIDs.first { _ in true })
+        let (id, asker) = try await Self.startAnswer(on: owner.baseURL)
         let onB = Self.readers(2, on: b.baseURL, answerID: id, openingAfter: 3)
         let onC = Self.readers(2, on: c.baseURL, answerID: id, openingAfter: 3)
-        try await withDeadline(.seconds(30), "every reader to get 3 tokens") {
-            for latch in onB.midStream + onC.midStream { await latch.wait() }
-        }
+        try await Self.midStream(onB.midStream + onC.midStream)
         owner.kill9()
         let killed = ContinuousClock.now
         let ownClient = try await asker.value
@@ -105,16 +112,9 @@ struct MultiNodeFailureTests {
         let cluster = try await NodeCluster.start(nodes: 2)
         defer { cluster.stop() }
         let (owner, reader) = (cluster.nodes[0], cluster.nodes[1])
-        let (answerIDs, answerID) = AsyncStream<String>.makeStream()
-        let asker = Task {
-            defer { answerID.finish() }
-            return try await AnswerClient.ask(owner.baseURL, query: multiNodeQuestion) { answerID.yield($0.answerID) }
-        }
-        let id = try #require(await answerIDs.first { _ in true })
+        let (id, asker) = try await Self.startAnswer(on: owner.baseURL)
         let following = Self.readers(2, on: reader.baseURL, answerID: id, openingAfter: 3)
-        try await withDeadline(.seconds(30), "every reader to get 3 tokens") {
-            for latch in following.midStream { await latch.wait() }
-        }
+        try await Self.midStream(following.midStream)
         let terminated = try await cluster.postgres.terminateAllClientConnections()
         #expect(terminated >= 2, "each node had at least one connection (the reader's listener included)")
 
