@@ -1,0 +1,203 @@
+import AsyncHTTPClient
+import CadenceClient
+import CadenceCore
+import CadenceEngine
+import CadenceServer
+import CadenceTesting
+import NIOCore
+import Testing
+
+/// Several real `ReferenceServer`s in this process sharing one real PostgreSQL server: what only
+/// the shared registry does (migrating together, following through notifications, listening again
+/// after a drop, cancelling across nodes, purging). Node deaths, which need real processes, are in
+/// `MultiNodeTests`.
+@Suite(
+    "Answers shared through PostgreSQL", .serialized,
+    .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL is not installed: \(PostgresTestServer.unavailableReason)"))
+struct SharedAnswersTests {
+    static let question = AnswerRequest(query: "How does resume work?")
+
+    /// A node's settings. The lease is long by default, so its heartbeat (a fifth of it) never comes
+    /// within a test: what arrives, arrives through notifications.
+    static func configuration(
+        _ postgres: PostgresTestServer, lease: Duration = .seconds(600), retention: Duration = .seconds(3600)
+    ) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.postgres = try PostgresConfiguration(url: postgres.url, leaseTimeout: lease, retention: retention)
+        return configuration
+    }
+
+    /// Starts nodes on one fresh database, runs `body`, and stops them and the database.
+    static func withNodes<T>(
+        _ engines: [any AnswerEngine], lease: Duration = .seconds(600), retention: Duration = .seconds(3600),
+        _ body: (PostgresTestServer, [RunningServer]) async throws -> T
+    ) async throws -> T {
+        let postgres = try await PostgresTestServer.start()
+        defer { postgres.stop() }
+        let configuration = try configuration(postgres, lease: lease, retention: retention)
+        var nodes: [RunningServer] = []
+        do {
+            for engine in engines {
+                nodes.append(try await ReferenceServer(engine: engine, configuration: configuration).start())
+            }
+            let value = try await body(postgres, nodes)
+            for node in nodes { await node.shutdown() }
+            return value
+        } catch {
+            for node in nodes { await node.shutdown() }
+            throw error
+        }
+    }
+
+    /// Waits for `condition` to hold, checking every 100 ms, failing after `seconds`.
+    static func eventually(
+        _ what: String, seconds: Double = 30, _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("timed out after \(seconds) s waiting until \(what)")
+        throw CancellationError()
+    }
+
+    @Test func nodesStartingTogetherMigrateTheSchemaOnce() async throws {
+        let postgres = try await PostgresTestServer.start()
+        defer { postgres.stop() }
+        let configuration = try Self.configuration(postgres)
+        async let first = ReferenceServer(engine: instantEngine, configuration: configuration).start()
+        async let second = ReferenceServer(engine: instantEngine, configuration: configuration).start()
+        async let third = ReferenceServer(engine: instantEngine, configuration: configuration).start()
+        let nodes = try await [first, second, third]
+        #expect(try await postgres.execute("SELECT count(*), max(version) FROM cadence_schema") == "1|1")
+        // Each node works: an answer asked of one is read whole from another.
+        let (id, asked) = await openAndReceive(SSETransport(baseURL: nodes[0].baseURL), Self.question)
+        let resumed = await openAndReceive(
+            SSETransport(baseURL: nodes[2].baseURL), Self.question, resume: ResumeCursor(answerID: try #require(id), lastSequence: 0))
+        #expect(asked.endsWithComplete)
+        #expect(resumed.received.comparableEvents == asked.comparableEvents)
+        for node in nodes { await node.shutdown() }
+    }
+
+    @Test func aReaderOnAnotherNodeFollowsLiveAndAfterItsListenerIsCut() async throws {
+        let engine = ScriptedEngine()
+        try await Self.withNodes([engine, instantEngine]) { postgres, nodes in
+            engine.push(.token("one "))
+            let asked = try await SSETransport(baseURL: nodes[0].baseURL).open(Self.question, resume: nil)
+            let id = try #require(asked.answerID)
+            let follower = try await SSETransport(baseURL: nodes[1].baseURL).open(
+                Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
+            var items = follower.items.makeAsyncIterator()
+            var events: [ResearchEvent] = []
+            while case .event(let event)? = try await items.next() {
+                events.append(event)
+                if case .token = event.kind { break }
+            }
+
+            // Cut every node's listener; each must LISTEN again on a new connection.
+            let cut = try await postgres.terminateConnections(whereSQL: "query LIKE 'LISTEN%'")
+            #expect(cut == 2)
+            try await Self.eventually("both nodes listen again") {
+                try await postgres.clientConnections().filter { $0.query.hasPrefix("LISTEN") }.count == 2
+            }
+
+            // What follows reaches the other node only through the new listener: the heartbeat that
+            // would also re-read the table is minutes away.
+            engine.push(.token("two "), .token("three"), .complete(Completion()))
+            engine.finish()
+            while let item = try await items.next() {
+                if case .event(let event) = item { events.append(event) }
+            }
+            let text = events.compactMap { event -> String? in
+                if case .token(let token) = event.kind { token } else { nil }
+            }.joined()
+            #expect(text == "one two three")
+            #expect(events.compactMap(\.sequence) == Array(1...4))
+            #expect(events.last.map { if case .complete = $0.kind { true } else { false } } == true)
+        }
+    }
+
+    @Test func cancellingOnAnotherNodeStopsTheOwnersEngineAtOnce() async throws {
+        let engine = ScriptedEngine()
+        try await Self.withNodes([engine, instantEngine]) { _, nodes in
+            engine.push(.token("Partial "))
+            let asked = try await SSETransport(baseURL: nodes[0].baseURL).open(Self.question, resume: nil)
+            let id = try #require(asked.answerID)
+            var items = asked.items.makeAsyncIterator()
+            while case .event(let event)? = try await items.next() {
+                if case .token = event.kind { break }
+            }
+            let (status, _) = try await AnswerCancelTests.delete(nodes[1], id)
+            #expect(status == 200)
+            // The owner hears of it through its notification, not its heartbeat (minutes away).
+            try await Self.eventually("the owner's engine is cancelled") { engine.cancelled.isOpen }
+            var rest: [ResearchEvent.Kind] = []
+            while let item = try await items.next() {
+                if case .event(let event) = item { rest.append(event.kind) }
+            }
+            #expect(rest == [.error(code: "cancelled", message: "the answer was cancelled by the client")])
+            let (again, _) = try await AnswerCancelTests.delete(nodes[0], id)
+            #expect(again == 409)
+        }
+    }
+
+    @Test func pollingReadsAConversationStartedOnAnotherNode() async throws {
+        try await Self.withNodes([instantEngine, instantEngine]) { _, nodes in
+            let (id, asked) = await openAndReceive(
+                PollingTransport(baseURL: nodes[0].baseURL, conversationID: "shared-conversation", interval: .milliseconds(100)), Self.question)
+            #expect(asked.endsWithComplete)
+            let resumed = await openAndReceive(
+                PollingTransport(baseURL: nodes[1].baseURL, conversationID: "shared-conversation", interval: .milliseconds(100)), Self.question,
+                resume: ResumeCursor(answerID: try #require(id), lastSequence: 3))
+            #expect(resumed.received.comparableEvents == Array(asked.comparableEvents.dropFirst(3)))
+        }
+    }
+
+    @Test func finishedAnswersArePurgedAfterRetentionThenGone() async throws {
+        // A 1 s lease makes the rounds (which purge) come every 200 ms; retention is 1 s.
+        try await Self.withNodes([instantEngine], lease: .seconds(1), retention: .seconds(1)) { postgres, nodes in
+            let (id, asked) = await openAndReceive(SSETransport(baseURL: nodes[0].baseURL), Self.question)
+            let answerID = try #require(id)
+            #expect(asked.endsWithComplete)
+            try await Self.eventually("the answer is purged") {
+                try await postgres.execute("SELECT purged FROM cadence_answers WHERE id = '\(answerID)'") == "t"
+            }
+            #expect(try await postgres.execute("SELECT count(*) FROM cadence_events WHERE answer_id = '\(answerID)'") == "0")
+            // A node that never mirrored it hears 410, not an empty answer.
+            let late = try await ReferenceServer(engine: instantEngine, configuration: try Self.configuration(postgres)).start()
+            let resumed = await openAndReceive(
+                SSETransport(baseURL: late.baseURL), Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 0))
+            await late.shutdown()
+            #expect(resumed.received.clientError?.status == 410)
+        }
+    }
+
+    @Test func aNodeThatShutsDownEndsItsAnswersAsInterruptedForReadersElsewhere() async throws {
+        let engine = ScriptedEngine()
+        try await Self.withNodes([instantEngine]) { postgres, nodes in
+            let owner = try await ReferenceServer(engine: engine, configuration: try Self.configuration(postgres)).start()
+            engine.push(.token("kept"))
+            let asked = try await SSETransport(baseURL: owner.baseURL).open(Self.question, resume: nil)
+            let id = try #require(asked.answerID)
+            let follower = try await SSETransport(baseURL: nodes[0].baseURL).open(
+                Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
+            var items = follower.items.makeAsyncIterator()
+            var kinds: [ResearchEvent.Kind] = []
+            while case .event(let event)? = try await items.next() {
+                kinds.append(event.kind)
+                if case .token = event.kind { break }
+            }
+            await owner.shutdown()
+            while let item = try await items.next() {
+                if case .event(let event) = item { kinds.append(event.kind) }
+            }
+            #expect(kinds.first == .token("kept"))
+            guard case .error(let code, _)? = kinds.last else {
+                Issue.record("the follower's stream did not end with an error: \(kinds)")
+                return
+            }
+            #expect(code == "interrupted")
+        }
+    }
+}
