@@ -15,9 +15,9 @@ struct MultiNodeOutageTests {
         let cluster = try await NodeCluster.start(nodes: 2)
         defer { cluster.stop() }
         let (owner, reader) = (cluster.nodes[0], cluster.nodes[1])
-        let (id, asker) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
+        let (id, asker, producing) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
         let following = MultiNodeFailureTests.readers(2, on: reader.baseURL, answerID: id, openingAfter: 3)
-        try await MultiNodeFailureTests.midStream(following.midStream)
+        try await MultiNodeFailureTests.midStream([producing] + following.midStream)
         let listeners = try await cluster.postgres.terminateConnections(whereSQL: "application_name LIKE '% listener'")
         #expect(listeners == 2, "one listener per node")
 
@@ -38,9 +38,9 @@ struct MultiNodeOutageTests {
         let (owner, reader) = (cluster.nodes[0], cluster.nodes[1])
         let reference = try await AnswerClient.ask(reader.baseURL, query: multiNodeQuestion)
         try #require(reference.endsWithComplete)
-        let (id, asker) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
+        let (id, asker, producing) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
         let following = MultiNodeFailureTests.readers(2, on: reader.baseURL, answerID: id, openingAfter: 3)
-        try await MultiNodeFailureTests.midStream(following.midStream)
+        try await MultiNodeFailureTests.midStream([producing] + following.midStream)
         let stopping = Task.detached { owner.stop() }  // blocks until the node has exited
 
         for (index, reader) in following.readers.enumerated() {
@@ -60,10 +60,10 @@ struct MultiNodeOutageTests {
         let cluster = try await NodeCluster.start(nodes: 2)
         defer { cluster.stop() }
         let (owner, other) = (cluster.nodes[0], cluster.nodes[1])
-        let (id, asker) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
+        let (id, asker, producing) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
         let onOwner = MultiNodeFailureTests.readers(1, on: owner.baseURL, answerID: id, openingAfter: 3)
         let onOther = MultiNodeFailureTests.readers(1, on: other.baseURL, answerID: id, openingAfter: 3)
-        try await MultiNodeFailureTests.midStream(onOwner.midStream + onOther.midStream)
+        try await MultiNodeFailureTests.midStream([producing] + onOwner.midStream + onOther.midStream)
 
         var request = HTTPClientRequest(url: other.baseURL + "/v1/answers/\(id)")
         request.method = .DELETE
@@ -85,9 +85,9 @@ struct MultiNodeOutageTests {
         let cluster = try await NodeCluster.start(nodes: 2)
         defer { cluster.stop() }
         let (owner, reader) = (cluster.nodes[0], cluster.nodes[1])
-        let (id, asker) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
+        let (id, asker, producing) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
         let following = MultiNodeFailureTests.readers(1, on: reader.baseURL, answerID: id, openingAfter: 3)
-        try await MultiNodeFailureTests.midStream(following.midStream)
+        try await MultiNodeFailureTests.midStream([producing] + following.midStream)
         try await cluster.postgres.restart()
 
         let reference = try await asker.value

@@ -48,6 +48,9 @@ final class NodeCluster: Sendable {
     }
 }
 
-/// The question every multi-node test asks: the corpus engine answers it in a few seconds of tokens,
-/// so there is time to cut, kill and resume while it streams.
-let multiNodeQuestion = "How does resume work with Last-Event-ID?"
+/// The question every multi-node test asks. `cadence serve` has no option to slow its corpus engine
+/// (12 ms a token, 150 ms a stage), so this is a long, many-topic question: about 250 events over
+/// 4.5 s, time enough to cut, kill and resume while it streams.
+let multiNodeQuestion =
+    "Compare SSE, WebSocket and polling for streaming answers, and explain how resume, keepalives, idle timeouts "
+    + "and backoff with jitter work together across proxies and load balancers"
