@@ -9,13 +9,15 @@ import Testing
     .enabled(if: RealServers.postgres, Comment(rawValue: PostgresTestServer.unavailableReason)),
     .enabled(if: RealServers.haproxy, Comment(rawValue: HAProxyTestServer.unavailableReason)))
 struct MultiNodeProxyTests {
-    @Test("cadence ask prints exactly the answer through HAProxy while its connections are cut again and again")
-    func askThroughDrops() async throws {
+    @Test(
+        "cadence ask prints exactly the answer through HAProxy while its connections are cut again and again",
+        arguments: ["sse", "websocket"])
+    func askThroughDrops(transport: String) async throws {
         let cluster = try await NodeCluster.start(nodes: 3)
         defer { cluster.stop() }
         let proxy = try await HAProxyTestServer.start(servers: cluster.nodes.map(\.baseURL))
         defer { proxy.stop() }
-        let options = ["--no-history", "--plain", multiNodeQuestion]
+        let options = ["--no-history", "--plain", "--transport", transport, multiNodeQuestion]
         let expected = try await CadenceBinary.run(["ask", "--url", cluster.nodes[0].baseURL] + options)
         try #require(expected.status == 0, "uninterrupted: \(expected.stderr)")
         try #require(expected.stdout.utf8.count > 300, "a long enough answer to cut three times: \(expected.stdout)")
@@ -37,6 +39,24 @@ struct MultiNodeProxyTests {
         // Round-robin without stickiness: the question and its three resumes went to every node.
         let served = try await proxy.serverStatistics().mapValues(\.totalSessions)
         #expect(served.values.reduce(0, +) == drops + 1 && served.values.allSatisfy { $0 >= 1 }, "\(served)")
+    }
+
+    @Test("cadence ask --transport polling through HAProxy reads one answer from every node in turn")
+    func pollingAcrossNodes() async throws {
+        let cluster = try await NodeCluster.start(nodes: 3)
+        defer { cluster.stop() }
+        let proxy = try await HAProxyTestServer.start(servers: cluster.nodes.map(\.baseURL))
+        defer { proxy.stop() }
+        let options = ["--no-history", "--plain", "--transport", "polling", multiNodeQuestion]
+        let expected = try await CadenceBinary.run(["ask", "--url", cluster.nodes[0].baseURL] + options)
+        try #require(expected.status == 0, "uninterrupted: \(expected.stderr)")
+
+        let result = try await CadenceBinary.run(["ask", "--url", proxy.baseURL] + options)
+        #expect(result.status == 0, "stderr: \(result.stderr)\n\(cluster.logs)")
+        #expect(result.stdout == expected.stdout)
+        // Each poll is its own request, so round-robin spread them over every node.
+        let served = try await proxy.serverStatistics().mapValues(\.totalSessions)
+        #expect(served.values.allSatisfy { $0 >= 1 }, "\(served)")
     }
 
     @Test("cadence ask through HAProxy finishes exactly when a node serving it is killed")
