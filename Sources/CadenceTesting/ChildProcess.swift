@@ -12,7 +12,7 @@ import NIOConcurrencyHelpers
 /// and the result says it timed out.
 ///
 /// ```swift
-/// let result = try await ChildProcess.run("/usr/bin/psql", ["-c", "SELECT 1"], deadline: .seconds(30))
+/// let result = try ChildProcess.runBlocking("/usr/bin/psql", ["-c", "SELECT 1"], deadline: .seconds(30))
 /// guard result.succeeded else { throw TestServerError("psql failed: \(result.transcript)") }
 /// ```
 struct ChildProcess {
@@ -32,24 +32,8 @@ struct ChildProcess {
         }
     }
 
-    /// Runs the command on a thread of its own, so that waiting never blocks the cooperative pool.
-    static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
-        input: String? = nil, deadline: Duration
-    ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Swift.Result {
-                        try runBlocking(
-                            executable, arguments, environment: environment, directory: directory, input: input,
-                            deadline: deadline)
-                    })
-            }
-        }
-    }
-
-    /// Runs the command on the calling thread, blocking it until the command ends or is killed.
+    /// Runs the command on the calling thread, blocking it until the command ends or is killed (from
+    /// async code, call it inside ``SystemTool/onThread(_:)``).
     static func runBlocking(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
         input: String? = nil, deadline: Duration

@@ -47,7 +47,7 @@ extension HAProxyTestServer {
     @discardableResult
     public func command(_ line: String) async throws -> String {
         let path = socketPath
-        return try await PostgresTestServer.onThread {
+        return try await SystemTool.onThread {
             try UnixSocket.exchange(path: path, command: line, deadline: .seconds(10))
         }
     }

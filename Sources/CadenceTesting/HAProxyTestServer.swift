@@ -63,7 +63,7 @@ public final class HAProxyTestServer: Sendable {
             }
             return "\(host):\(port)"
         }
-        return try await PostgresTestServer.onThread {
+        return try await SystemTool.onThread {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-haproxy-\(UUID())").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             do {

@@ -12,7 +12,7 @@ extension PostgresTestServer {
     /// ```
     @discardableResult
     public func execute(_ sql: String) async throws -> String {
-        try await Self.onThread { [self] in try psqlBlocking(sql, database: database) }
+        try await SystemTool.onThread { [self] in try psqlBlocking(sql, database: database) }
     }
 
     func psqlBlocking(_ sql: String, database: String) throws -> String {

@@ -57,7 +57,7 @@ public final class PostgresTestServer: Sendable {
     /// server of a test process (`initdb` makes the cluster all later servers copy), well under one
     /// after that.
     public static func start(database: String = "cadence") async throws -> PostgresTestServer {
-        try await onThread { try startBlocking(database: database) }
+        try await SystemTool.onThread { try startBlocking(database: database) }
     }
 
     private static func startBlocking(database: String) throws -> PostgresTestServer {
@@ -142,7 +142,7 @@ public final class PostgresTestServer: Sendable {
     /// Stops the server (fast shutdown, which closes every connection) and starts it again on the
     /// same port, with the same data; returns once it accepts connections again.
     public func restart() async throws {
-        try await Self.onThread { [self] in
+        try await SystemTool.onThread { [self] in
             let stop = try installation.runServerTool(
                 "pg_ctl", ["-D", dataFolder, "-m", "fast", "-w", "-t", "20", "stop"], directory: folder,
                 deadline: .seconds(30))
@@ -152,13 +152,6 @@ public final class PostgresTestServer: Sendable {
             } catch is PortTaken {
                 throw TestServerError("PostgreSQL could not start again: another process took port \(port)")
             }
-        }
-    }
-
-    /// Runs blocking work on a thread of its own, off the cooperative pool.
-    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
     }
 

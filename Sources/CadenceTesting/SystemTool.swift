@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where the system's programs are, and the free loopback ports the harnesses give them.
+/// Where the system's programs are, the free loopback ports the harnesses give them, and a thread to
+/// wait for them on.
 enum SystemTool {
     /// The first executable `name` in `preferred` folders, then on `PATH`, then in the sbin folders
     /// (which a non-root `PATH` often lacks: Debian installs `haproxy` and `runuser` there).
@@ -30,6 +31,14 @@ enum SystemTool {
         }
         guard bound else { throw TestServerError("could not bind a loopback socket: errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs blocking work (a child process, a socket exchange) on a thread of its own, off the
+    /// cooperative pool that in-process servers in the same test need.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     /// Whether this process runs as root (then PostgreSQL's tools must run as another user).
