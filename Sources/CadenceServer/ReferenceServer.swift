@@ -42,12 +42,13 @@ public struct ReferenceServer: Sendable {
     /// - Parameter handlingSignals: stop gracefully on SIGINT and SIGTERM (for `cadence serve`).
     public func start(handlingSignals: Bool = false) async throws -> RunningServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let registry = AnswerRegistry(engine: engine, clock: clock, limits: configuration.replay)
+        let metrics = ServerMetrics()
+        let registry = AnswerRegistry(engine: engine.observed(by: metrics), clock: clock, limits: configuration.replay)
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
         let tracker = ConnectionTracker()
-        let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed).buildResponder()
+        let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(
-            router: makeRouter(registry: registry, feed: feed),
+            router: makeRouter(registry: registry, feed: feed, metrics: metrics),
             server: HTTPServerBuilder { responder in
                 tracker.tracking(
                     HTTP1WebSocketUpgradeChannel(
@@ -71,16 +72,17 @@ public struct ReferenceServer: Sendable {
         }
         for await port in ports {
             return RunningServer(
-                host: configuration.host, port: port, group: group, task: task, registry: registry, connections: tracker)
+                host: configuration.host, port: port, group: group, task: task, registry: registry, connections: tracker,
+                metrics: metrics)
         }
         // The server stopped before it listened: surface why.
         try await task.value
         throw ServerStartError(message: "the server stopped before it accepted connections")
     }
 
-    func makeRouter(registry: AnswerRegistry, feed: AnswerFeed) -> Router<BasicRequestContext> {
+    func makeRouter(registry: AnswerRegistry, feed: AnswerFeed, metrics: ServerMetrics) -> Router<BasicRequestContext> {
         let router = Router()
-        let responder = AnswerStreamResponder(feed: feed)
+        let responder = AnswerStreamResponder(feed: feed, metrics: metrics)
         let limits = configuration
         router.get("/healthz") { _, _ in
             Response(
@@ -90,14 +92,14 @@ public struct ReferenceServer: Sendable {
         router.post("/v1/answers") { request, _ -> Response in
             let answerRequest = try await Self.decodeAnswerRequest(request, limits: limits)
             let id = await registry.start(answerRequest)
-            return responder.response(answerID: id, after: 0)
+            return responder.response(answerID: id, after: 0, resumed: false)
         }
         router.get("/v1/answers/:id/events") { request, context -> Response in
             let id = try context.parameters.require("id")
             let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
             let after = try Self.cursor(lastEventID ?? request.uri.queryParameters.get("after"), name: "Last-Event-ID")
             try await registry.check(id, after: after)
-            return responder.response(answerID: id, after: after)
+            return responder.response(answerID: id, after: after, resumed: lastEventID != nil || after > 0)
         }
         router.delete("/v1/answers/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
@@ -112,12 +114,15 @@ public struct ReferenceServer: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: body.jsonText + "\n")))
         }
         Self.addConversationRoutes(to: router, registry: registry, limits: limits)
+        Self.addMetricsRoute(to: router, metrics: metrics)
         return router
     }
 
-    func makeWebSocketRouter(registry: AnswerRegistry, feed: AnswerFeed) -> Router<BasicWebSocketRequestContext> {
+    func makeWebSocketRouter(
+        registry: AnswerRegistry, feed: AnswerFeed, metrics: ServerMetrics
+    ) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        let handler = AnswerWebSocketHandler(registry: registry, feed: feed, limits: configuration)
+        let handler = AnswerWebSocketHandler(registry: registry, feed: feed, limits: configuration, metrics: metrics)
         router.ws("/v1/answers/ws") { inbound, outbound, _ in
             try await handler.handle(inbound, outbound)
         }
@@ -171,6 +176,8 @@ public struct RunningServer: Sendable {
     let task: Task<Void, any Error>
     let registry: AnswerRegistry
     let connections: ConnectionTracker
+    /// This server's counters, served at `GET /metrics`.
+    let metrics: ServerMetrics
 
     /// `http://HOST:PORT`.
     public var baseURL: String { "http://\(host):\(port)" }
