@@ -46,15 +46,19 @@ public struct ReferenceServer: Sendable {
         let registry = AnswerRegistry(engine: engine.observed(by: metrics), clock: clock, limits: configuration.replay)
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
         let tracker = ConnectionTracker()
+        let requestGuard = RequestGuard(configuration: configuration, metrics: metrics)
         let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(
             router: makeRouter(registry: registry, feed: feed, metrics: metrics),
             server: HTTPServerBuilder { responder in
                 tracker.tracking(
-                    HTTP1WebSocketUpgradeChannel(
-                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init()))
+                    requestGuard.guarding(
+                        HTTP1WebSocketUpgradeChannel(
+                            responder: responder, webSocketResponder: webSocketResponder, configuration: .init())))
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                availableConnectionsDelegate: configuration.maxConnections.map { MaximumAvailableConnections($0) }),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
