@@ -13,9 +13,12 @@ struct ServeCommand: AsyncParsableCommand {
             cadence serve --corpus ~/notes
             cadence serve --provider openai --base-url http://127.0.0.1:11434/v1 --model llama3.2
             cadence serve --provider anthropic --model claude-sonnet-4-5 --corpus ~/notes
+            cadence serve --host 0.0.0.0 --token "$(openssl rand -hex 32)" --max-connections 1000
 
             With --provider the model plans the searches, reflects on what they found (up to --max-rounds), \
             and writes the answer; its citations are checked against the passages they cite.
+            With --token (or $CADENCE_TOKEN) every request but GET /healthz needs Authorization: Bearer TOKEN; \
+            clients pass the same --token. A --host other than loopback needs a token, or --allow-anonymous.
             """
     )
 
@@ -25,16 +28,61 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The address to bind.")
     var host: String = "127.0.0.1"
 
+    @Option(name: .long, help: "Require this token from clients as Authorization: Bearer on every request but GET /healthz (default: $CADENCE_TOKEN).")
+    var token: String?
+
+    @Flag(name: .long, help: "Serve without a token on an address other than loopback.")
+    var allowAnonymous = false
+
+    @Option(name: .long, help: "The most connections served at once; more wait, unaccepted, until one closes.")
+    var maxConnections: Int?
+
+    @Option(name: .long, help: "Seconds a connection may take to send a whole request head before it is closed.")
+    var requestTimeout: Double = 10
+
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
+
+    /// The token clients must send: `--token`, else a non-empty `$CADENCE_TOKEN`, else none.
+    var requiredToken: String? {
+        token ?? ProcessInfo.processInfo.environment["CADENCE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func validate() throws {
+        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        if !(requestTimeout > 0) { throw ValidationError("--request-timeout must be a positive number of seconds") }
+        if requiredToken == nil, !allowAnonymous, !Self.isLoopback(host) {
+            throw ValidationError(
+                "--host \(host) lets other machines connect, and without a token anyone could use this server: "
+                    + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
+        }
+    }
 
     func run() async throws {
         let documents = try research.loadCorpus()
         let engine = research.engine(corpus: documents, model: model)
-        let server = ReferenceServer(engine: engine, configuration: ServerConfiguration(host: host, port: port))
+        var configuration = ServerConfiguration(host: host, port: port)
+        configuration.token = requiredToken
+        configuration.maxConnections = maxConnections
+        configuration.requestReadTimeout = .milliseconds(Int(requestTimeout * 1000))
+        let server = ReferenceServer(engine: engine, configuration: configuration)
         let running = try await server.start(handlingSignals: true)
         TerminalOutput.write("listening on \(running.baseURL)\n", to: STDOUT_FILENO)
         TerminalOutput.error(ResearchOptions.describe(engine, corpus: documents))
+        if configuration.token == nil, !Self.isLoopback(host) {
+            TerminalOutput.error("warning: serving \(host) without a token (--allow-anonymous)")
+        }
         try await running.wait()
+    }
+
+    /// Whether `host` only accepts connections from this machine: `localhost`, 127.0.0.0/8 or `::1`.
+    /// Any other name counts as reachable from elsewhere.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if name == "localhost" || name == "::1" { return true }
+        var address = in_addr()
+        guard inet_pton(AF_INET, name, &address) == 1 else { return false }
+        return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 }
