@@ -32,7 +32,9 @@ struct AccessControlTests {
         Route(method: .GET, path: "/metrics"),
     ]
 
-    static func send(_ route: Route, to server: RunningServer, authorization: String?) async throws
+    static func send(
+        _ route: Route, to server: RunningServer, authorization: String?
+    ) async throws
         -> (status: Int, headers: HTTPHeaders, body: String)
     {
         var request = HTTPClientRequest(url: server.baseURL + route.path)
@@ -50,7 +52,9 @@ struct AccessControlTests {
     @Test("without the token, or with a wrong one, every /v1 route and /metrics answer 401", arguments: routes)
     func refusedWithoutTheToken(route: Route) async throws {
         try await withServer(engine: instantEngine, configuration: Self.configuration) { server in
-            for authorization in [nil, "Bearer wrong-token", "Bearer s3cret-token-but-longer", "Basic czNjcmV0LXRva2Vu"] {
+            for authorization in [
+                nil, "Bearer wrong-token", "Bearer s3cret-token-but-longer", "Basic czNjcmV0LXRva2Vu",
+            ] {
                 let (status, headers, body) = try await Self.send(route, to: server, authorization: authorization)
                 #expect(status == 401, "\(authorization ?? "no header")")
                 #expect(headers.first(name: "WWW-Authenticate")?.hasPrefix("Bearer") == true)
@@ -132,7 +136,9 @@ struct AccessControlTests {
         }
     }
 
-    @Test("every transport carries the token, and without it fails at once with a clear error", arguments: ["sse", "websocket", "polling"])
+    @Test(
+        "every transport carries the token, and without it fails at once with a clear error",
+        arguments: ["sse", "websocket", "polling"])
     func transports(name: String) async throws {
         try await withServer(engine: instantEngine, configuration: Self.configuration) { server in
             let request = AnswerRequest(query: "What is SSE?")

@@ -13,7 +13,9 @@ import Testing
 struct ConnectionLimitTests {
     static let healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
-    @Test("a client trickling its head is closed after the read timeout, while others are served and streams and idle connections live on")
+    @Test(
+        "a client trickling its head is closed after the read timeout, while others are served and streams and idle connections live on"
+    )
     func slowlorisIsClosed() async throws {
         let engine = ScriptedEngine()
         var configuration = ServerConfiguration()

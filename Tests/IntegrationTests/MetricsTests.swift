@@ -75,7 +75,8 @@ struct MetricsTests {
 
             // Coming back after a cursor is a resume too.
             let transport = SSETransport(baseURL: server.baseURL)
-            _ = await receive(try await transport.open(request, resume: ResumeCursor(answerID: answerID, lastSequence: 2)))
+            _ = await receive(
+                try await transport.open(request, resume: ResumeCursor(answerID: answerID, lastSequence: 2)))
             text = try await Self.scrape(server).text
             #expect(Self.value(of: "cadence_resumes_total", in: text) == 2)
             #expect(Self.value(of: "cadence_active_readers", in: text) == 0)

@@ -34,7 +34,8 @@ final class RawConnection: Sendable {
             let bytes = Array(self.bytes.dropFirst(skipping))
             guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
             let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
-            let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            let length =
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                 .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
             guard bytes.count - end.upperBound >= length else { return nil }
             let body = String(decoding: bytes[end.upperBound..<(end.upperBound + length)], as: UTF8.self)

@@ -1,5 +1,6 @@
-@testable import CadenceServer
 import Testing
+
+@testable import CadenceServer
 
 /// The pure rules behind the connection guard: which heads are refused, and when a head is due.
 @Suite("Request guard rules")
@@ -25,9 +26,11 @@ struct RequestGuardRulesTests {
         }
     }
 
-    @Test("a declared body over the limit is refused, after the token", arguments: [
-        ("100", nil as Int?), ("101", 413), (" 5000 ", 413), ("abc", nil),
-    ])
+    @Test(
+        "a declared body over the limit is refused, after the token",
+        arguments: [
+            ("100", nil as Int?), ("101", 413), (" 5000 ", 413), ("abc", nil),
+        ])
     func contentLength(value: String, status: Int?) {
         let refusal = Self.admission.refusal(path: "/v1/answers", authorization: "Bearer s3cret", contentLength: value)
         #expect(refusal.map { Int($0.status.code) } == status)

@@ -10,7 +10,9 @@ struct TokenCommandTests {
     static let noToken = ["CADENCE_TOKEN": ""]
     static let question = "What is BM25?"
 
-    static func ask(_ url: String, _ extra: [String], environment: [String: String] = noToken) async throws
+    static func ask(
+        _ url: String, _ extra: [String], environment: [String: String] = noToken
+    ) async throws
         -> CadenceBinary.Result
     {
         try await CadenceBinary.run(
@@ -63,11 +65,13 @@ struct TokenCommandTests {
 
     @Test("serve refuses an address other than loopback without a token, unless --allow-anonymous")
     func openHostNeedsATokenOrConsent() async throws {
-        let refused = try await CadenceBinary.run(["serve", "--host", "0.0.0.0", "--port", "0"], environment: Self.noToken)
+        let refused = try await CadenceBinary.run(
+            ["serve", "--host", "0.0.0.0", "--port", "0"], environment: Self.noToken)
         #expect(refused.status == 64, "\(refused.stderr)")
         #expect(refused.stderr.contains("--token") && refused.stderr.contains("--allow-anonymous"), "\(refused.stderr)")
 
-        let anonymous = try await ServeProcess.start(["--host", "0.0.0.0", "--allow-anonymous"], environment: Self.noToken)
+        let anonymous = try await ServeProcess.start(
+            ["--host", "0.0.0.0", "--allow-anonymous"], environment: Self.noToken)
         defer { anonymous.stop() }
         let port = try #require(anonymous.baseURL.split(separator: ":").last.flatMap { Int($0) })
         let response = try await HTTPClient.shared.execute(

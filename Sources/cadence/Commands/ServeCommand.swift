@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The address to bind.")
     var host: String = "127.0.0.1"
 
-    @Option(name: .long, help: "Require this token from clients as Authorization: Bearer on every request but GET /healthz (default: $CADENCE_TOKEN).")
+    @Option(name: .long, help: "The token clients must send on every request but /healthz (default: $CADENCE_TOKEN).")
     var token: String?
 
     @Flag(name: .long, help: "Serve without a token on an address other than loopback.")
