@@ -43,6 +43,25 @@ struct TokenCommandTests {
         #expect(!wrong.stderr.contains("not-the-token"), "the token is never printed")
     }
 
+    @Test("demo --url asks a running server, with the token from --token or CADENCE_TOKEN")
+    func demoAgainstAURL() async throws {
+        let serve = try await ServeProcess.start(["--token", Self.token], environment: Self.noToken)
+        defer { serve.stop() }
+        let answered = try await CadenceBinary.run(
+            ["demo", "--plain", "--url", serve.baseURL, "--token", Self.token, "--question", Self.question],
+            environment: Self.noToken)
+        #expect(answered.status == 0, "\(answered.stderr)")
+        #expect(answered.stdout.contains("BM25") && answered.stdout.contains("Sources"), "\(answered.stdout)")
+        let fromEnvironment = try await CadenceBinary.run(
+            ["demo", "--plain", "--url", serve.baseURL, "--question", Self.question],
+            environment: ["CADENCE_TOKEN": Self.token])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        let missing = try await CadenceBinary.run(
+            ["demo", "--plain", "--url", serve.baseURL, "--question", Self.question], environment: Self.noToken)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("needs a token"), "\(missing.stderr)")
+    }
+
     @Test("the WebSocket and polling transports carry the token too", arguments: ["websocket", "polling"])
     func otherTransports(transport: String) async throws {
         let serve = try await ServeProcess.start(["--token", Self.token], environment: Self.noToken)
