@@ -124,6 +124,9 @@ struct StreamingRequest: Sendable {
     func makeRequest() throws -> HTTPClient.Request {
         try HTTPClient.Request(url: url, method: method, headers: headers, body: body.map { .string($0) })
     }
+
+    /// Whether the request carries an `Authorization` header (to say what a 401 means).
+    var sendsAuthorization: Bool { headers.contains(name: "Authorization") }
 }
 
 /// Reads `retry-after-ms` and `retry-after` (seconds, or an HTTP date) response headers.

@@ -7,7 +7,7 @@ import NIOHTTP1
 /// Streams answers from a Cadence research server over SSE.
 ///
 /// ```swift
-/// let client = ResearchClient(baseURL: "http://127.0.0.1:8080")
+/// let client = ResearchClient(baseURL: "http://127.0.0.1:8080")   // bearerToken: "…" for a server with a token
 /// for try await event in client.answer(AnswerRequest(query: "How does resume work?")) {
 ///     if case .token(let text) = event.kind { print(text, terminator: "") }
 /// }
@@ -20,15 +20,19 @@ public struct ResearchClient: Sendable {
     /// How long to wait for the response head.
     public var connectTimeout: Duration
     public var limits: SSELimits
+    /// The server's access token, sent as `Authorization: Bearer TOKEN` on every request; `nil` for a
+    /// server that needs none. A server that wants one answers 401, which is not retried.
+    public var bearerToken: String?
 
     public init(
         baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
-        limits: SSELimits = .default
+        limits: SSELimits = .default, bearerToken: String? = nil
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.httpClient = httpClient
         self.connectTimeout = connectTimeout
         self.limits = limits
+        self.bearerToken = bearerToken
     }
 
     /// Asks a question; the events arrive as the server writes them.
@@ -36,6 +40,7 @@ public struct ResearchClient: Sendable {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: "text/event-stream")
+        ServerAuthorization.add(bearerToken, to: &headers)
         return ResearchEventStream(
             request: StreamingRequest(
                 httpClient: httpClient, url: baseURL + "/v1/answers", method: .POST, headers: headers,

@@ -45,7 +45,7 @@ public struct ResearchEventStream: AsyncSequence, Sendable {
                         chunk = try await reader.next()
                     } catch {
                         finished = true
-                        throw error
+                        throw ServerAuthorization.explain(error, tokenSent: reader.request.sendsAuthorization)
                     }
                     if let chunk {
                         try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &items) }

@@ -20,6 +20,8 @@ public struct ModelResearchEngine: AnswerEngine {
     public var corpus: Corpus
     public var client: ModelClient
     public var configuration: ResearchConfiguration
+    /// Told how long each model call took to send its first token (a server's metrics).
+    public var observer: (any AnswerEngineObserver)?
     let makeTimer: @Sendable () -> DeadlineTimer
     let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
 
@@ -45,6 +47,12 @@ public struct ModelResearchEngine: AnswerEngine {
         }
         continuation.onTermination = { _ in driver.cancel() }
         return events
+    }
+
+    public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine {
+        var engine = self
+        engine.observer = observer
+        return engine
     }
 
     /// The passages for one query, best first.
@@ -73,6 +81,8 @@ enum ResearchDriver {
         let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
         var callTask: Task<Void, Never>?
         var callNumber = 0
+        /// When the current model call was made, until its first token arrives.
+        var callAwaitingFirstToken: Duration?
 
         defer {
             callTask?.cancel()
@@ -97,9 +107,11 @@ enum ResearchDriver {
                     callTask?.cancel()
                     callTask = nil
                     callNumber += 1
+                    callAwaitingFirstToken = nil
                 case .callModel(let call):
                     callTask?.cancel()
                     callNumber += 1
+                    callAwaitingFirstToken = now()
                     callTask = startCall(call, number: callNumber, client: engine.client, inputs: inputContinuation)
                 case .search(let queries):
                     let results = queries.map(engine.search)
@@ -118,6 +130,10 @@ enum ResearchDriver {
                 timer.fired()
                 actions = machine.deadlinePassed(now: now())
             case .event(let number, let event) where number == callNumber:
+                if let madeAt = callAwaitingFirstToken, event.isToken {
+                    callAwaitingFirstToken = nil
+                    engine.observer?.modelFirstToken(after: now() - madeAt)
+                }
                 actions = machine.modelEvent(event, now: now())
             case .ended(let number) where number == callNumber:
                 actions = machine.modelEnded(now: now())
@@ -156,5 +172,16 @@ enum ResearchDriver {
         return ResearchMachine.ModelFailure(
             message: error.message, retryable: error.code == .transport || error.retryable,
             retryAfter: error.retryAfter, status: error.status)
+    }
+}
+
+extension ModelEvent {
+    /// Whether the event is a token the model wrote, for the first-token latency.
+    fileprivate var isToken: Bool {
+        switch self {
+        case .text(let text, _), .reasoning(let text, _), .refusal(let text, _): !text.isEmpty
+        case .toolCall: true
+        case .usage, .finish, .error: false
+        }
     }
 }

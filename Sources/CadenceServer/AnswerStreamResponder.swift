@@ -7,6 +7,7 @@ import Hummingbird
 /// the `Cadence-Answer-ID` header, for resuming with `GET /v1/answers/{id}/events`.
 struct AnswerStreamResponder: Sendable {
     let feed: AnswerFeed
+    let metrics: ServerMetrics
 
     static let answerIDHeader = HTTPField.Name("Cadence-Answer-ID")!
 
@@ -16,19 +17,30 @@ struct AnswerStreamResponder: Sendable {
         HTTPField.Name("X-Accel-Buffering")!: "no",
     ]
 
-    func response(answerID: String, after: Int) -> Response {
+    /// - Parameter resumed: whether the reader came back with a cursor (`Last-Event-ID`, `after`), for
+    ///   the metrics.
+    func response(answerID: String, after: Int, resumed: Bool) -> Response {
         var headers = Self.headers
         headers[Self.answerIDHeader] = answerID
         let items = feed.items(of: answerID, after: after)
+        let metrics = self.metrics
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            metrics.readerOpened(resumed: resumed)
             // A throw here (the answer was forgotten mid-stream) aborts the connection, so the client
             // sees a broken stream and can resume, rather than a clean end.
-            for try await item in items {
-                switch item {
-                case .event(let event): try await writer.write(ByteBuffer(string: ResearchEventEncoder.frame(event)))
-                case .keepalive: try await writer.write(ByteBuffer(string: ResearchEventEncoder.comment("keepalive")))
+            do {
+                for try await item in items {
+                    switch item {
+                    case .event(let event): try await writer.write(ByteBuffer(string: ResearchEventEncoder.frame(event)))
+                    case .keepalive: try await writer.write(ByteBuffer(string: ResearchEventEncoder.comment("keepalive")))
+                    }
                 }
+            } catch {
+                metrics.readerClosed()
+                throw error
             }
+            // Before the end goes out, so a client that saw the end sees the count without this reader.
+            metrics.readerClosed()
             try await writer.finish(nil)
         })
     }

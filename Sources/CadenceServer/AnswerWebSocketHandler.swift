@@ -11,6 +11,7 @@ struct AnswerWebSocketHandler: Sendable {
     let registry: any AnswerRegistry
     let feed: AnswerFeed
     let limits: ServerConfiguration
+    let metrics: ServerMetrics
 
     static let keepalive = #"{"type":"keepalive"}"#
 
@@ -22,12 +23,15 @@ struct AnswerWebSocketHandler: Sendable {
         }
         let id: String
         let after: Int
+        let resumed: Bool
         do {
-            (id, after) = try await open(text)
+            (id, after, resumed) = try await open(text)
         } catch let error as APIError {
             try await send(error, to: outbound)
             return
         }
+        metrics.readerOpened(resumed: resumed)
+        defer { metrics.readerClosed() }
         try await outbound.write(.text(JSONValue.object(["answer_id": .string(id)]).jsonText))
         for try await item in feed.items(of: id, after: after) {
             switch item {
@@ -37,8 +41,9 @@ struct AnswerWebSocketHandler: Sendable {
         }
     }
 
-    /// Starts or finds the answer the opening message names; returns its id and the cursor.
-    private func open(_ text: String) async throws -> (String, Int) {
+    /// Starts or finds the answer the opening message names; returns its id, the cursor, and whether
+    /// it is a resume.
+    private func open(_ text: String) async throws -> (String, Int, Bool) {
         let json: JSONValue
         do { json = try JSONValue(parsing: text) } catch { throw APIError.badRequest("the message is not JSON: \(error)") }
         if let resume = json["resume"] {
@@ -51,10 +56,10 @@ struct AnswerWebSocketHandler: Sendable {
             } catch let error as AnswerLookupError {
                 throw error.apiError
             }
-            return (id, after)
+            return (id, after, true)
         }
         let request = try ReferenceServer.validate(data: Data(text.utf8), limits: limits)
-        return (try await registry.start(request), 0)
+        return (try await registry.start(request), 0, false)
     }
 
     private func send(_ error: APIError, to outbound: WebSocketOutboundWriter) async throws {

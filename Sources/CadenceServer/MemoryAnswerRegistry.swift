@@ -70,6 +70,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         try await logs.check(id, after: 0)
         guard await logs.end(id, with: .error(code: "cancelled", message: "the answer was cancelled by the client"))
         else { return false }
+        metrics.eventsAppended(1)
         metrics.answerEnded(.cancelled)
         tasks[id]?.cancel()
         finished(id)
@@ -89,6 +90,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
     private func finished(_ id: String) {
         guard !stopped, tasks.removeValue(forKey: id) != nil else { return }
         admission.release()
+        metrics.answerStopped()
         let (clock, retention, logs) = (self.clock, limits.retention, self.logs)
         evictions[id] = Task {
             await logs.finish(id)

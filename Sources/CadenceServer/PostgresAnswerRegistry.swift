@@ -201,6 +201,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     private func produced(_ id: String) {
         guard owned.removeValue(forKey: id) != nil else { return }
         admission.release()
+        metrics.answerStopped()
     }
 
     /// Appends the queue's events in order. A failed statement is retried with the same expected

@@ -42,18 +42,23 @@ public struct ReferenceServer: Sendable {
     /// - Parameter handlingSignals: stop gracefully on SIGINT and SIGTERM (for `cadence serve`).
     public func start(handlingSignals: Bool = false) async throws -> RunningServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let registry = try await makeRegistry(metrics: ServerMetrics())
+        let metrics = ServerMetrics()
+        let registry = try await makeRegistry(metrics: metrics)
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
         let tracker = ConnectionTracker()
-        let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed).buildResponder()
+        let requestGuard = RequestGuard(configuration: configuration, metrics: metrics)
+        let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(
-            router: makeRouter(registry: registry, feed: feed),
+            router: makeRouter(registry: registry, feed: feed, metrics: metrics),
             server: HTTPServerBuilder { responder in
                 tracker.tracking(
-                    HTTP1WebSocketUpgradeChannel(
-                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init()))
+                    requestGuard.guarding(
+                        HTTP1WebSocketUpgradeChannel(
+                            responder: responder, webSocketResponder: webSocketResponder, configuration: .init())))
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                availableConnectionsDelegate: configuration.maxConnections.map { MaximumAvailableConnections($0) }),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
@@ -71,7 +76,8 @@ public struct ReferenceServer: Sendable {
         }
         for await port in ports {
             return RunningServer(
-                host: configuration.host, port: port, group: group, task: task, registry: registry, connections: tracker)
+                host: configuration.host, port: port, group: group, task: task, registry: registry, connections: tracker,
+                metrics: metrics)
         }
         // The server stopped before it listened: surface why.
         try await task.value
@@ -84,16 +90,16 @@ public struct ReferenceServer: Sendable {
         let admission = AnswerAdmission(limit: configuration.maxAnswers)
         guard let postgres = configuration.postgres else {
             return MemoryAnswerRegistry(
-                engine: engine, clock: clock, limits: configuration.replay, admission: admission, metrics: metrics)
+                engine: engine.observed(by: metrics), clock: clock, limits: configuration.replay, admission: admission, metrics: metrics)
         }
         return try await PostgresAnswerRegistry.start(
-            engine: engine, clock: clock, configuration: postgres, limits: configuration.replay, admission: admission,
+            engine: engine.observed(by: metrics), clock: clock, configuration: postgres, limits: configuration.replay, admission: admission,
             metrics: metrics, logger: logger)
     }
 
-    func makeRouter(registry: any AnswerRegistry, feed: AnswerFeed) -> Router<BasicRequestContext> {
+    func makeRouter(registry: any AnswerRegistry, feed: AnswerFeed, metrics: ServerMetrics) -> Router<BasicRequestContext> {
         let router = Router()
-        let responder = AnswerStreamResponder(feed: feed)
+        let responder = AnswerStreamResponder(feed: feed, metrics: metrics)
         let limits = configuration
         router.get("/healthz") { _, _ in
             Response(
@@ -103,14 +109,14 @@ public struct ReferenceServer: Sendable {
         router.post("/v1/answers") { request, _ -> Response in
             let answerRequest = try await Self.decodeAnswerRequest(request, limits: limits)
             let id = try await registry.start(answerRequest)
-            return responder.response(answerID: id, after: 0)
+            return responder.response(answerID: id, after: 0, resumed: false)
         }
         router.get("/v1/answers/:id/events") { request, context -> Response in
             let id = try context.parameters.require("id")
             let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
             let after = try Self.cursor(lastEventID ?? request.uri.queryParameters.get("after"), name: "Last-Event-ID")
             try await registry.check(id, after: after)
-            return responder.response(answerID: id, after: after)
+            return responder.response(answerID: id, after: after, resumed: lastEventID != nil || after > 0)
         }
         router.delete("/v1/answers/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
@@ -125,12 +131,15 @@ public struct ReferenceServer: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: body.jsonText + "\n")))
         }
         Self.addConversationRoutes(to: router, registry: registry, limits: limits)
+        Self.addMetricsRoute(to: router, metrics: metrics)
         return router
     }
 
-    func makeWebSocketRouter(registry: any AnswerRegistry, feed: AnswerFeed) -> Router<BasicWebSocketRequestContext> {
+    func makeWebSocketRouter(
+        registry: any AnswerRegistry, feed: AnswerFeed, metrics: ServerMetrics
+    ) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        let handler = AnswerWebSocketHandler(registry: registry, feed: feed, limits: configuration)
+        let handler = AnswerWebSocketHandler(registry: registry, feed: feed, limits: configuration, metrics: metrics)
         router.ws("/v1/answers/ws") { inbound, outbound, _ in
             try await handler.handle(inbound, outbound)
         }
@@ -184,6 +193,8 @@ public struct RunningServer: Sendable {
     let task: Task<Void, any Error>
     let registry: any AnswerRegistry
     let connections: ConnectionTracker
+    /// This server's counters, served at `GET /metrics`.
+    let metrics: ServerMetrics
 
     /// `http://HOST:PORT`.
     public var baseURL: String { "http://\(host):\(port)" }

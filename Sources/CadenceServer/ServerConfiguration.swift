@@ -3,6 +3,8 @@
 /// ```swift
 /// var configuration = ServerConfiguration()
 /// configuration.port = 8080
+/// configuration.token = "s3cret"          // clients send Authorization: Bearer s3cret
+/// configuration.maxConnections = 1_000
 /// ```
 public struct ServerConfiguration: Sendable, Hashable {
     /// The address to bind; loopback by default.
@@ -22,6 +24,16 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxAnswers: Int?
     /// Share answers with other nodes through PostgreSQL; `nil` keeps them in this process's memory.
     public var postgres: PostgresConfiguration?
+    /// The token clients must send as `Authorization: Bearer TOKEN` on every request but
+    /// `GET /healthz`; `nil` lets anyone in. Compared in constant time.
+    public var token: String?
+    /// The most connections served at once; `nil` for no limit. A connection beyond it waits in the
+    /// listen backlog, unaccepted, until another closes.
+    public var maxConnections: Int?
+    /// How long a connection may take to deliver a whole request head, from when it opens or from the
+    /// first byte of its next request; one that takes longer (trickling header bytes) is closed. Idle
+    /// keep-alive connections between requests, request bodies and streaming responses are not timed.
+    public var requestReadTimeout: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -31,7 +43,10 @@ public struct ServerConfiguration: Sendable, Hashable {
         maxQueryCharacters: Int = 4_000,
         replay: ReplayLimits = ReplayLimits(),
         maxAnswers: Int? = nil,
-        postgres: PostgresConfiguration? = nil
+        postgres: PostgresConfiguration? = nil,
+        token: String? = nil,
+        maxConnections: Int? = nil,
+        requestReadTimeout: Duration = .seconds(10)
     ) {
         self.host = host
         self.port = port
@@ -41,5 +56,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.replay = replay
         self.maxAnswers = maxAnswers
         self.postgres = postgres
+        self.token = token
+        self.maxConnections = maxConnections
+        self.requestReadTimeout = requestReadTimeout
     }
 }

@@ -1,3 +1,7 @@
+import CadenceEngine
+import CoreMetrics
+import Prometheus
+
 /// How an answer ended, as counted by ``ServerMetrics``.
 enum AnswerEnding: String, Sendable, CaseIterable {
     case complete, error, cancelled, interrupted
@@ -13,25 +17,133 @@ enum AnswerEnding: String, Sendable, CaseIterable {
     }
 }
 
-/// The server's operational counters, exposed at `GET /metrics`.
+/// The server's operational counters, exposed at `GET /metrics` in the Prometheus text format.
 ///
-/// The registry reports answers and events; the routes report readers and resumes.
-/// (Interface first; the Prometheus-backed implementation fills these in.)
+/// The registry reports answers and events; the routes report readers and resumes; the connection
+/// guard reports refusals and timeouts; a model engine reports its first-token latency (as an
+/// ``AnswerEngineObserver``).
+///
+/// Each server has a registry of its own, made through swift-metrics' API with a Prometheus factory
+/// passed explicitly: the global `MetricsSystem` is never bootstrapped, so any number of servers can
+/// run in one process (the tests start many) without sharing counts.
+///
+/// ```swift
+/// let metrics = ServerMetrics()
+/// metrics.answerStarted()
+/// metrics.answerEnded(.complete)
+/// print(metrics.prometheusText())   // … cadence_answers_ended_total{ending="complete"} 1 …
+/// ```
 final class ServerMetrics: Sendable {
-    init() {}
+    private let registry = PrometheusCollectorRegistry()
+    private let answersStarted: CoreMetrics.Counter
+    private let answersEnded: [AnswerEnding: CoreMetrics.Counter]
+    private let activeAnswers: Meter
+    private let events: CoreMetrics.Counter
+    private let leaseTakeovers: CoreMetrics.Counter
+    private let activeReaders: Meter
+    private let resumes: CoreMetrics.Counter
+    private let firstToken: CoreMetrics.Timer
+    private let refusals: [String: CoreMetrics.Counter]
+    private let headTimeouts: CoreMetrics.Counter
+
+    /// The codes of the requests refused before they are read (``RequestAdmission``).
+    static let refusalCodes = ["unauthorized", "too_large"]
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // A model's first token takes from well under a second (a hosted API) to minutes (a local
+        // model planning on a CPU).
+        factory.durationHistogramBuckets["cadence_model_first_token_seconds"] = [
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500),
+            .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120), .seconds(300),
+        ]
+        answersStarted = CoreMetrics.Counter(label: "cadence_answers_started_total", factory: factory)
+        answersEnded = Dictionary(
+            uniqueKeysWithValues: AnswerEnding.allCases.map { ending in
+                let counter = CoreMetrics.Counter(
+                    label: "cadence_answers_ended_total", dimensions: [("ending", ending.rawValue)], factory: factory)
+                return (ending, counter)
+            })
+        activeAnswers = Meter(label: "cadence_active_answers", factory: factory)
+        events = CoreMetrics.Counter(label: "cadence_events_appended_total", factory: factory)
+        leaseTakeovers = CoreMetrics.Counter(label: "cadence_lease_takeovers_total", factory: factory)
+        activeReaders = Meter(label: "cadence_active_readers", factory: factory)
+        resumes = CoreMetrics.Counter(label: "cadence_resumes_total", factory: factory)
+        firstToken = CoreMetrics.Timer(label: "cadence_model_first_token_seconds", factory: factory)
+        refusals = Dictionary(
+            uniqueKeysWithValues: Self.refusalCodes.map { code in
+                let counter = CoreMetrics.Counter(
+                    label: "cadence_requests_refused_total", dimensions: [("code", code)], factory: factory)
+                return (code, counter)
+            })
+        headTimeouts = CoreMetrics.Counter(label: "cadence_request_head_timeouts_total", factory: factory)
+        // Every series exists from the start, so a dashboard sees 0 rather than nothing.
+        activeAnswers.set(0)
+        activeReaders.set(0)
+    }
 
     /// An answer's engine started on this node.
-    func answerStarted() {}
-    /// An answer ended, however it ended (counted once, by the node that appended its terminal event).
-    func answerEnded(_ ending: AnswerEnding) {}
+    func answerStarted() {
+        answersStarted.increment()
+        activeAnswers.increment()
+    }
+
+    /// This node stopped producing an answer it started (its engine ended or was stopped).
+    func answerStopped() {
+        activeAnswers.decrement()
+    }
+
+    /// An answer ended, however it ended (counted once, by the node that appended its terminal event,
+    /// which after a lease take-over is not the node that started it).
+    func answerEnded(_ ending: AnswerEnding) {
+        answersEnded[ending]?.increment()
+    }
+
     /// `count` events were appended to answers' logs (memory or PostgreSQL).
-    func eventsAppended(_ count: Int) {}
+    func eventsAppended(_ count: Int) {
+        events.increment(by: Int64(count))
+    }
+
     /// This node ended an answer whose owner's lease expired.
-    func leaseTakenOver() {}
+    func leaseTakenOver() {
+        leaseTakeovers.increment()
+    }
+
     /// A connection began following an answer (SSE, WebSocket); `resumed` when it came with a cursor.
-    func readerOpened(resumed: Bool) {}
+    func readerOpened(resumed: Bool) {
+        activeReaders.increment()
+        if resumed { resumes.increment() }
+    }
+
     /// A connection stopped following an answer.
-    func readerClosed() {}
+    func readerClosed() {
+        activeReaders.decrement()
+    }
+
     /// With a model engine: how long the model took to send its first token.
-    func modelFirstToken(after latency: Duration) {}
+    func modelFirstToken(after latency: Duration) {
+        firstToken.recordNanoseconds(Self.nanoseconds(latency))
+    }
+
+    /// A request was refused from its head alone; `code` is the error code sent (``refusalCodes``).
+    func requestRefused(code: String) {
+        refusals[code]?.increment()
+    }
+
+    /// A connection was closed because its request head did not arrive within the read timeout.
+    func requestHeadTimedOut() {
+        headTimeouts.increment()
+    }
+
+    /// Every metric in the Prometheus text exposition format (version 0.0.4).
+    func prometheusText() -> String {
+        registry.emitToString()
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
 }
+
+extension ServerMetrics: AnswerEngineObserver {}

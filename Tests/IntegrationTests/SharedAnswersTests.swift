@@ -200,4 +200,48 @@ struct SharedAnswersTests {
             #expect(code == "interrupted")
         }
     }
+
+    @Test func anExpiredLeaseIsTakenOverByAnotherNodeWhichCountsIt() async throws {
+        let engine = ScriptedEngine()
+        let postgres = try await PostgresTestServer.start()
+        defer { postgres.stop() }
+        // The owner renews every 2 minutes; the other node looks for expired leases every 200 ms.
+        let owner = try await ReferenceServer(
+            engine: engine, configuration: try Self.configuration(postgres, lease: .seconds(600))
+        ).start()
+        let watcher = try await ReferenceServer(
+            engine: instantEngine, configuration: try Self.configuration(postgres, lease: .seconds(1))
+        ).start()
+        defer { Task { await owner.shutdown(); await watcher.shutdown() } }
+        engine.push(.token("kept "))
+        let asked = try await SSETransport(baseURL: owner.baseURL).open(Self.question, resume: nil)
+        let id = try #require(asked.answerID)
+        var kinds: [ResearchEvent.Kind] = []
+        var items = asked.items.makeAsyncIterator()
+        while case .event(let event)? = try await items.next() {
+            kinds.append(event.kind)
+            if case .token = event.kind { break }
+        }
+        // As if the owner had stopped renewing: its lease runs out now.
+        try await postgres.execute("UPDATE cadence_answers SET lease_expires_at = now() - interval '1 second' WHERE id = '\(id)'")
+        while let item = try await items.next() {
+            if case .event(let event) = item { kinds.append(event.kind) }
+        }
+        #expect(kinds.first == .token("kept "))
+        guard case .error(let code, _)? = kinds.last else {
+            Issue.record("the stream did not end with an error: \(kinds)")
+            return
+        }
+        #expect(code == "interrupted")
+        // The owner, still alive, stops its engine once it sees the answer ended elsewhere.
+        try await Self.eventually("the owner's engine is stopped") { engine.cancelled.isOpen }
+        let watched = try await MetricsTests.scrape(watcher).text
+        #expect(MetricsTests.value(of: "cadence_lease_takeovers_total", in: watched) == 1)
+        #expect(MetricsTests.value(of: #"cadence_answers_ended_total{ending="interrupted"}"#, in: watched) == 1)
+        let owned = try await MetricsTests.scrape(owner).text
+        #expect(MetricsTests.value(of: "cadence_answers_started_total", in: owned) == 1)
+        try await Self.eventually("the owner no longer counts the answer as active") {
+            MetricsTests.value(of: "cadence_active_answers", in: try await MetricsTests.scrape(owner).text) == 0
+        }
+    }
 }

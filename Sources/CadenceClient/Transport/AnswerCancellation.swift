@@ -14,9 +14,10 @@ enum AnswerCancellation {
 
     /// Sends the request. An answer that already ended (409) or is no longer kept (404, 410) is
     /// not an error: there is nothing left to stop. Anything else throws ``CadenceClientError``.
-    static func send(baseURL: String, answerID: String, httpClient: HTTPClient) async throws {
+    static func send(baseURL: String, answerID: String, httpClient: HTTPClient, bearerToken: String?) async throws {
         var request = HTTPClientRequest(url: baseURL + "/v1/answers/" + URLPath.escape(answerID))
         request.method = .DELETE
+        ServerAuthorization.add(bearerToken, to: &request.headers)
         let response: HTTPClientResponse
         do {
             response = try await httpClient.execute(request, timeout: TimeAmount(timeout))
@@ -28,6 +29,9 @@ enum AnswerCancellation {
         switch response.status.code {
         case 200, 404, 409, 410:
             return
+        case 401:
+            let body = (try? await response.body.collect(upTo: 64 << 10)).map { String(buffer: $0) } ?? ""
+            throw ServerAuthorization.unauthorized(tokenSent: bearerToken != nil, body: body)
         default:
             let body = (try? await response.body.collect(upTo: 64 << 10)).map { String(buffer: $0) } ?? ""
             throw CadenceClientError.httpStatus(

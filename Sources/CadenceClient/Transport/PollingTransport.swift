@@ -29,11 +29,15 @@ public struct PollingTransport: ResearchTransport {
     /// The timeout of each request.
     public var requestTimeout: Duration
     public var logger: Logger
+    /// The server's access token, sent as `Authorization: Bearer TOKEN` on every request; a 401
+    /// ends the answer at once (it is not polled through like a transient failure).
+    public var bearerToken: String?
 
     public init(
         baseURL: String, conversationID: String? = nil, interval: Duration = .seconds(2),
         clock: any Clock<Duration> = ContinuousClock(), httpClient: HTTPClient = .shared,
-        requestTimeout: Duration = .seconds(30), logger: Logger = Logger(label: "cadence.polling")
+        requestTimeout: Duration = .seconds(30), logger: Logger = Logger(label: "cadence.polling"),
+        bearerToken: String? = nil
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.conversationID = conversationID ?? UUID().uuidString
@@ -42,12 +46,13 @@ public struct PollingTransport: ResearchTransport {
         self.httpClient = httpClient
         self.requestTimeout = requestTimeout
         self.logger = logger
+        self.bearerToken = bearerToken
     }
 
     var messagesURL: String { baseURL + "/v1/conversations/\(URLPath.escape(conversationID))/messages" }
 
     public func cancelAnswer(id: String) async throws {
-        try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: httpClient)
+        try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: httpClient, bearerToken: bearerToken)
     }
 
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
@@ -118,6 +123,8 @@ public struct PollingTransport: ResearchTransport {
 
     /// Sends one request and returns its JSON body, or throws a ``CadenceClientError``.
     func send(_ request: HTTPClientRequest) async throws -> JSONValue {
+        var request = request
+        ServerAuthorization.add(bearerToken, to: &request.headers)
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
@@ -130,6 +137,9 @@ public struct PollingTransport: ResearchTransport {
                 .transport, message: "could not reach \(request.url): \(error)", retryable: true, underlying: error)
         }
         let text = String(buffer: bytes)
+        if response.status.code == 401 {
+            throw ServerAuthorization.unauthorized(tokenSent: bearerToken != nil, body: text)
+        }
         guard (200..<300).contains(response.status.code) else {
             throw CadenceClientError.httpStatus(
                 Int(response.status.code), reason: response.status.reasonPhrase, body: text,

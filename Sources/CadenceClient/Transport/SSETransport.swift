@@ -7,7 +7,7 @@ import NIOHTTP1
 /// `GET /v1/answers/{id}/events` with `Last-Event-ID` to resume one.
 ///
 /// ```swift
-/// let transport = SSETransport(baseURL: "http://127.0.0.1:8080")
+/// let transport = SSETransport(baseURL: "http://127.0.0.1:8080")   // bearerToken: "…" for a server with a token
 /// let connection = try await transport.open(AnswerRequest(query: "What is SSE?"), resume: nil)
 /// for try await item in connection.items {
 ///     if case .event(let event) = item, case .token(let text) = event.kind { print(text, terminator: "") }
@@ -22,20 +22,31 @@ public struct SSETransport: ResearchTransport {
         self.client = client
     }
 
+    /// - Parameter bearerToken: the server's access token, sent as `Authorization: Bearer TOKEN` on
+    ///   every request (the cancelling `DELETE` too); a 401 fails at once, without retrying.
     public init(
         baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
-        limits: SSELimits = .default
+        limits: SSELimits = .default, bearerToken: String? = nil
     ) {
-        self.init(client: ResearchClient(baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits))
+        self.init(
+            client: ResearchClient(
+                baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits,
+                bearerToken: bearerToken))
     }
 
     public func cancelAnswer(id: String) async throws {
-        try await AnswerCancellation.send(baseURL: client.baseURL, answerID: id, httpClient: client.httpClient)
+        try await AnswerCancellation.send(
+            baseURL: client.baseURL, answerID: id, httpClient: client.httpClient, bearerToken: client.bearerToken)
     }
 
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
         var reader = HTTPBodyReader(streamingRequest(request, resume: resume))
-        let headers = try await reader.connect()
+        let headers: HTTPHeaders
+        do {
+            headers = try await reader.connect()
+        } catch {
+            throw ServerAuthorization.explain(error, tokenSent: client.bearerToken != nil)
+        }
         let answerID = headers.first(name: "cadence-answer-id") ?? resume?.answerID
         let transfer = ReaderTransfer(reader: reader)
         let limits = client.limits
@@ -64,6 +75,7 @@ public struct SSETransport: ResearchTransport {
     func streamingRequest(_ request: AnswerRequest, resume: ResumeCursor?) -> StreamingRequest {
         var headers = HTTPHeaders()
         headers.add(name: "Accept", value: "text/event-stream")
+        ServerAuthorization.add(client.bearerToken, to: &headers)
         let timeout = TimeAmount(client.connectTimeout)
         guard let resume else {
             headers.add(name: "Content-Type", value: "application/json")

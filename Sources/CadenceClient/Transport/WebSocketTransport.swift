@@ -1,12 +1,15 @@
+import AsyncHTTPClient
 public import CadenceCore
+import HTTPTypes
 import HummingbirdWSClient
 public import Logging
+import NIOCore
 
 /// The research protocol over a WebSocket (`GET /v1/answers/ws`): the same events and the same
 /// resume as SSE, one JSON text message per event.
 ///
 /// ```swift
-/// let transport = WebSocketTransport(baseURL: "http://127.0.0.1:8080")
+/// let transport = WebSocketTransport(baseURL: "http://127.0.0.1:8080")   // bearerToken: "…" for a server with a token
 /// let connection = try await transport.open(AnswerRequest(query: "What is SSE?"), resume: nil)
 /// for try await item in connection.items {
 ///     if case .event(let event) = item, case .token(let text) = event.kind { print(text, terminator: "") }
@@ -18,10 +21,14 @@ public struct WebSocketTransport: ResearchTransport {
     /// The largest message accepted from the server.
     public var maxMessageBytes: Int
     public var logger: Logger
+    /// The server's access token, sent as `Authorization: Bearer TOKEN` with the upgrade request and
+    /// the cancelling `DELETE`; a 401 fails at once, without retrying.
+    public var bearerToken: String?
 
-    public init(baseURL: String, maxMessageBytes: Int = 4 << 20, logger: Logger? = nil) {
+    public init(baseURL: String, maxMessageBytes: Int = 4 << 20, logger: Logger? = nil, bearerToken: String? = nil) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.maxMessageBytes = maxMessageBytes
+        self.bearerToken = bearerToken
         self.logger = logger ?? {
             var logger = Logger(label: "cadence.websocket")
             logger.logLevel = .warning
@@ -38,7 +45,7 @@ public struct WebSocketTransport: ResearchTransport {
     }
 
     public func cancelAnswer(id: String) async throws {
-        try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: .shared)
+        try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: .shared, bearerToken: bearerToken)
     }
 
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
@@ -53,10 +60,12 @@ public struct WebSocketTransport: ResearchTransport {
         let (answerIDs, answered) = AsyncThrowingStream<String, any Error>.makeStream()
         let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
         let (url, maxMessageBytes, logger) = (self.url, self.maxMessageBytes, self.logger)
+        let (baseURL, bearerToken) = (self.baseURL, self.bearerToken)
         let task = Task {
             do {
                 var configuration = WebSocketClientConfiguration()
                 configuration.maxFrameSize = maxMessageBytes
+                if let bearerToken { configuration.additionalHeaders[.authorization] = "Bearer " + bearerToken }
                 let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
                     inbound, outbound, _ in
                     try await outbound.write(.text(opening))
@@ -77,9 +86,14 @@ public struct WebSocketTransport: ResearchTransport {
                 answered.finish(throwing: error ?? WebSocketMessages.closedBeforeAnswer)
                 continuation.finish(throwing: error)
             } catch {
-                let error = WebSocketMessages.clientError(error)
-                answered.finish(throwing: error)
-                continuation.finish(throwing: error)
+                var failure = WebSocketMessages.clientError(error)
+                if error as? WebSocketClientError == .webSocketUpgradeFailed,
+                    let refusal = await Self.refusalReason(baseURL: baseURL, bearerToken: bearerToken)
+                {
+                    failure = refusal
+                }
+                answered.finish(throwing: failure)
+                continuation.finish(throwing: failure)
             }
         }
         continuation.onTermination = { _ in task.cancel() }
@@ -91,5 +105,21 @@ public struct WebSocketTransport: ResearchTransport {
             task.cancel()
             throw error
         }
+    }
+
+    /// Why the server refused the upgrade, when it is the token. The WebSocket client does not say
+    /// what status the refusal had, so the same URL is asked once over plain HTTP: a 401 there is a
+    /// missing or refused token, reported as such; anything else leaves the upgrade error as it was.
+    static func refusalReason(baseURL: String, bearerToken: String?) async -> CadenceClientError? {
+        var base = baseURL
+        if base.hasPrefix("wss://") { base = "https://" + base.dropFirst("wss://".count) }
+        if base.hasPrefix("ws://") { base = "http://" + base.dropFirst("ws://".count) }
+        var request = HTTPClientRequest(url: base + "/v1/answers/ws")
+        ServerAuthorization.add(bearerToken, to: &request.headers)
+        guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(5)),
+            response.status.code == 401
+        else { return nil }
+        let body = (try? await response.body.collect(upTo: 64 << 10)).map { String(buffer: $0) } ?? ""
+        return ServerAuthorization.unauthorized(tokenSent: bearerToken != nil, body: body)
     }
 }

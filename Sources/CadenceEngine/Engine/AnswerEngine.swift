@@ -13,4 +13,26 @@ public import CadenceCore
 /// ```
 public protocol AnswerEngine: Sendable {
     func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error>
+
+    /// This engine, reporting what it measures about its own work to `observer` (a server hands it
+    /// its metrics). An engine with nothing to report returns itself, which is the default.
+    func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine
+}
+
+extension AnswerEngine {
+    public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine { self }
+}
+
+/// What an ``AnswerEngine`` reports about its own work while it answers, for a server's metrics.
+///
+/// ```swift
+/// struct LatencyLog: AnswerEngineObserver {
+///     func modelFirstToken(after latency: Duration) { print("first token after \(latency)") }
+/// }
+/// let engine = ModelResearchEngine(corpus: corpus, client: client).observed(by: LatencyLog())
+/// ```
+public protocol AnswerEngineObserver: Sendable {
+    /// A model call sent its first token (text, reasoning, a refusal or a tool call) `latency` after
+    /// it was made. Reported once per call, retries included.
+    func modelFirstToken(after latency: Duration)
 }

@@ -39,7 +39,7 @@ enum AnswerSession {
             output.line(update.json.jsonText)
             switch update {
             case .textAppended(let chunk): text += chunk
-            case .failed(let answerFailure): failure = answerFailure.message
+            case .failed(let answerFailure): failure = answerFailure.commandLineMessage
             case .cancelled: failure = "cancelled"
             default: break
             }
@@ -49,5 +49,12 @@ enum AnswerSession {
             throw ExitCode.failure
         }
         return text
+    }
+}
+
+extension AnswerFailure {
+    /// The message, with what to do on the command line when the server wants a token (401).
+    var commandLineMessage: String {
+        status == 401 ? message + " Pass the server's token with --token or set CADENCE_TOKEN." : message
     }
 }

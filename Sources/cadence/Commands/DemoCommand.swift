@@ -4,6 +4,7 @@ import CadenceCore
 import CadenceEngine
 import CadenceServer
 import CadenceUI
+import Foundation
 
 /// `cadence demo`: an embedded research server with the built-in corpus, and one cited answer,
 /// full-screen in a terminal.
@@ -18,6 +19,8 @@ struct DemoCommand: AsyncParsableCommand {
             In a pipe, or with --plain, it prints plain streaming text; --json prints JSON lines.
             With --provider P --model M the embedded server researches with your model instead of the \
             offline corpus engine (for example --provider ollama --model llama3.2).
+            With --url the demo asks a running Cadence server (or a load balancer in front of several) \
+            instead, sending --token (or $CADENCE_TOKEN) when the server needs one.
             """
     )
 
@@ -38,22 +41,41 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Milliseconds the engine waits between tokens.", visibility: .hidden))
     var engineDelayMs: Int = 12
 
+    @Option(name: .long, help: "Ask a running Cadence server at this base URL instead of an embedded one.")
+    var url: String?
+
+    @Option(name: .long, help: "With --url: the server's access token (default: $CADENCE_TOKEN).")
+    var token: String?
+
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
 
     func validate() throws {
         if plain, json { throw ValidationError("choose --plain or --json, not both") }
+        if url != nil, model.provider != nil { throw ValidationError("give either --url or --provider, not both") }
+        if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
+        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
     }
 
     func run() async throws {
         let output = TerminalOutput(plain: plain || json)
+        if let url {
+            let bearerToken = token ?? ProcessInfo.processInfo.environment["CADENCE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            try await show(
+                transport: SSETransport(baseURL: url, bearerToken: bearerToken), serverDescription: "research server at \(url)",
+                output: output)
+            return
+        }
         let corpus = try research.loadCorpus()
         let engine = research.engine(
             corpus: corpus, model: model, corpusTokenDelay: .milliseconds(engineDelayMs),
             corpusStageDelay: .milliseconds(engineDelayMs * 12))
         let running = try await ReferenceServer(engine: engine).start()
         do {
-            try await show(server: running, engine: ResearchOptions.describe(engine, corpus: corpus), output: output)
+            try await show(
+                transport: SSETransport(baseURL: running.baseURL),
+                serverDescription: "research server on \(running.baseURL) · \(ResearchOptions.describe(engine, corpus: corpus))",
+                output: output)
         } catch {
             await running.shutdown()
             throw error
@@ -61,8 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
         await running.shutdown()
     }
 
-    private func show(server: RunningServer, engine: String, output: TerminalOutput) async throws {
-        let transport = SSETransport(baseURL: server.baseURL)
+    private func show(transport: SSETransport, serverDescription: String, output: TerminalOutput) async throws {
         var configuration = ReliabilityConfiguration()
         if model.provider != nil {
             configuration.firstTokenTimeout = .seconds(ReliabilityOptions.modelResearchFirstTokenTimeout)
@@ -83,7 +104,7 @@ struct DemoCommand: AsyncParsableCommand {
             return
         }
         if output.styled {
-            output.line(output.dim("Cadence demo · research server on \(server.baseURL) · \(engine)"))
+            output.line(output.dim("Cadence demo · \(serverDescription)"))
             output.line()
             output.line(output.bold("? \(question)"))
             output.line()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CadenceClient
 import CadenceCore
+import Foundation
 
 /// How answers from a research server travel, and how long the client waits for them.
 struct ReliabilityOptions: ParsableArguments {
@@ -27,12 +28,21 @@ struct ReliabilityOptions: ParsableArguments {
     @Option(name: .long, help: "Connection attempts in a row without progress before giving up.")
     var retries: Int = 3
 
+    @Option(name: .long, help: "The server's access token, sent as Authorization: Bearer on every request (default: $CADENCE_TOKEN).")
+    var token: String?
+
+    /// The token to send: `--token`, else a non-empty `$CADENCE_TOKEN`, else none.
+    var bearerToken: String? {
+        token ?? ProcessInfo.processInfo.environment["CADENCE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func validate() throws {
         let timeouts = [("--idle-timeout", idleTimeout), ("--first-token-timeout", firstTokenTimeout ?? 1), ("--timeout", timeout ?? 1)]
         for (name, value) in timeouts where !(value > 0) {
             throw ValidationError("\(name) must be a positive number of seconds")
         }
         if retries < 1 { throw ValidationError("--retries must be at least 1") }
+        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
     }
 
     var configuration: ReliabilityConfiguration {
@@ -47,11 +57,12 @@ struct ReliabilityOptions: ParsableArguments {
         return configuration
     }
 
+    /// The transport to the server at `baseURL`, carrying the token when there is one.
     func makeTransport(baseURL: String) -> any ResearchTransport {
         switch transport {
-        case .sse: SSETransport(baseURL: baseURL)
-        case .websocket: WebSocketTransport(baseURL: baseURL)
-        case .polling: PollingTransport(baseURL: baseURL)
+        case .sse: SSETransport(baseURL: baseURL, bearerToken: bearerToken)
+        case .websocket: WebSocketTransport(baseURL: baseURL, bearerToken: bearerToken)
+        case .polling: PollingTransport(baseURL: baseURL, bearerToken: bearerToken)
         }
     }
 }

@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             cadence serve --corpus ~/notes
             cadence serve --provider openai --base-url http://127.0.0.1:11434/v1 --model llama3.2
             cadence serve --provider anthropic --model claude-sonnet-4-5 --corpus ~/notes
+            cadence serve --host 0.0.0.0 --token "$(openssl rand -hex 32)" --max-connections 1000
 
             cadence serve --postgres postgres://cadence@127.0.0.1:5432/cadence --port 8081
 
@@ -22,6 +23,9 @@ struct ServeCommand: AsyncParsableCommand {
             With --postgres (or CADENCE_POSTGRES_URL) several nodes share their answers: a client that \
             reconnects to any node resumes exactly, and when a node dies the others end its answers as \
             `interrupted` within the lease timeout. Without it, answers live in this process's memory.
+
+            With --token (or $CADENCE_TOKEN) every request but GET /healthz needs Authorization: Bearer TOKEN; \
+            clients pass the same --token. A --host other than loopback needs a token, or --allow-anonymous.
             """
     )
 
@@ -43,18 +47,46 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The most answers this node produces at once; more get 503 with Retry-After.")
     var maxAnswers: Int?
 
+    @Option(name: .long, help: "The token clients must send on every request but /healthz (default: $CADENCE_TOKEN).")
+    var token: String?
+
+    @Flag(name: .long, help: "Serve without a token on an address other than loopback.")
+    var allowAnonymous = false
+
+    @Option(name: .long, help: "The most connections served at once; more wait, unaccepted, until one closes.")
+    var maxConnections: Int?
+
+    @Option(name: .long, help: "Seconds a connection may take to send a whole request head before it is closed.")
+    var requestTimeout: Double = 10
+
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
+
+    /// The token clients must send: `--token`, else a non-empty `$CADENCE_TOKEN`, else none.
+    var requiredToken: String? {
+        token ?? ProcessInfo.processInfo.environment["CADENCE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     func validate() throws {
         if !(leaseTimeout > 0) { throw ValidationError("--lease-timeout must be a positive number of seconds") }
         if !(retention >= 0) { throw ValidationError("--retention must not be negative") }
         if let maxAnswers, maxAnswers < 1 { throw ValidationError("--max-answers must be at least 1") }
+        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        if !(requestTimeout > 0) { throw ValidationError("--request-timeout must be a positive number of seconds") }
+        if requiredToken == nil, !allowAnonymous, !Self.isLoopback(host) {
+            throw ValidationError(
+                "--host \(host) lets other machines connect, and without a token anyone could use this server: "
+                    + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
+        }
     }
 
     /// The server's settings from the flags and the environment.
     func serverConfiguration() throws -> ServerConfiguration {
         var configuration = ServerConfiguration(host: host, port: port, maxAnswers: maxAnswers)
+        configuration.token = requiredToken
+        configuration.maxConnections = maxConnections
+        configuration.requestReadTimeout = .milliseconds(Int(requestTimeout * 1000))
         let environment = ProcessInfo.processInfo.environment
         if let url = postgres ?? environment["CADENCE_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do {
@@ -79,6 +111,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let postgres = configuration.postgres {
             TerminalOutput.error("answers are shared through PostgreSQL at \(postgres.redactedURL)")
         }
+        if configuration.token == nil, !Self.isLoopback(host) {
+            TerminalOutput.error("warning: serving \(host) without a token (--allow-anonymous)")
+        }
         try await running.wait()
+    }
+
+    /// Whether `host` only accepts connections from this machine: `localhost`, 127.0.0.0/8 or `::1`.
+    /// Any other name counts as reachable from elsewhere.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if name == "localhost" || name == "::1" { return true }
+        var address = in_addr()
+        guard inet_pton(AF_INET, name, &address) == 1 else { return false }
+        return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 }

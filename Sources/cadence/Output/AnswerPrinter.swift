@@ -51,7 +51,7 @@ struct AnswerPrinter {
             }
         case .failed(let answerFailure):
             sources = answerFailure.sources.isEmpty ? sources : answerFailure.sources
-            failure = answerFailure.message
+            failure = answerFailure.commandLineMessage
         case .cancelled:
             failure = "cancelled"
         }

@@ -1,0 +1,69 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// What the server checks on every connection before Hummingbird sees a request: the token and the
+/// declared body size of each request head (``RequestAdmission``), and the time a head may take to
+/// arrive (``RequestHeadDeadline``).
+///
+/// Why in the channel pipeline rather than in router middleware: a refused WebSocket upgrade must be
+/// answered with a real 401 (Hummingbird's upgrade turns any refusal from the WebSocket router into a
+/// bare 400), and a head that never completes never reaches the router at all.
+struct RequestGuard: Sendable {
+    let admission: RequestAdmission
+    let readTimeout: Duration
+    let metrics: ServerMetrics
+
+    init(configuration: ServerConfiguration, metrics: ServerMetrics) {
+        admission = RequestAdmission(configuration: configuration)
+        readTimeout = configuration.requestReadTimeout
+        self.metrics = metrics
+    }
+
+    /// Wraps a child channel so that each of its connections is guarded.
+    func guarding<Inner: ServerChildChannel>(_ inner: Inner) -> GuardedChildChannel<Inner> {
+        GuardedChildChannel(inner: inner, requestGuard: self)
+    }
+
+    /// Adds the guard's handlers to a connection whose HTTP/1 pipeline is set up: one that sees its
+    /// bytes first, and one right after the request decoder, before the WebSocket upgrade handler
+    /// and Hummingbird's, that sees every request head.
+    func install(on channel: any Channel) throws {
+        let pipeline = channel.pipeline.syncOperations
+        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let timer = RequestHeadTimer(timeout: TimeAmount(readTimeout), channel: channel, metrics: metrics)
+        try pipeline.addHandler(RequestBytesWatcher(timer: timer), position: .first)
+        try pipeline.addHandler(
+            RequestGuardHandler(admission: admission, timer: timer, metrics: metrics), position: .after(decoder))
+    }
+}
+
+/// A child channel whose connections get the ``RequestGuard``'s handlers.
+struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+    let inner: Inner
+    let requestGuard: RequestGuard
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let requestGuard = self.requestGuard
+        return inner.setup(channel: channel, logger: logger)
+            .assumeIsolated()
+            .flatMapThrowing { value in
+                try requestGuard.install(on: channel)
+                return value
+            }
+            .nonisolated()
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000)
+    }
+}
