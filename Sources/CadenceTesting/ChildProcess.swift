@@ -126,7 +126,8 @@ struct ChildProcess {
 /// glibc's spawn actions that Swift's Glibc module does not declare (they need `_GNU_SOURCE`).
 private enum GNUSpawnActions {
     typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    typealias ChangeDirectory =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
     static let closeFrom = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: CloseFrom.self) }

@@ -39,7 +39,9 @@ public final class HAProxyTestServer: Sendable {
     /// Whether HAProxy is installed; when not, ``unavailableReason`` says so.
     public static var isAvailable: Bool { executable != nil }
     /// Why ``isAvailable`` is false (empty when it is true), for skipping tests with a reason.
-    public static var unavailableReason: String { isAvailable ? "" : "HAProxy is not installed: apt-get install haproxy" }
+    public static var unavailableReason: String {
+        isAvailable ? "" : "HAProxy is not installed: apt-get install haproxy"
+    }
 
     private init(port: Int, serverNames: [String], folder: String, process: Process) {
         self.port = port
@@ -123,7 +125,9 @@ public final class HAProxyTestServer: Sendable {
             }
         }
         proxy.stop()
-        throw TestServerError("HAProxy did not report ready within 20 s: \((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")")
+        throw TestServerError(
+            "HAProxy did not report ready within 20 s: \((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")"
+        )
     }
 
     /// Stops HAProxy at once (SIGTERM: a hard stop that closes every connection), waiting at most

@@ -10,7 +10,9 @@ package struct LoopbackServer: Sendable {
 
     package var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    package static func start<Context: RequestContext>(router: Router<Context>, label: String) async throws -> LoopbackServer
+    package static func start<Context: RequestContext>(
+        router: Router<Context>, label: String
+    ) async throws -> LoopbackServer
     where Context.Source == ApplicationRequestContextSource {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: label)

@@ -38,10 +38,16 @@ struct PostgresInstallation: Sendable {
 
     private static func find() -> Result<PostgresInstallation, TestServerError> {
         let required = ["initdb", "pg_ctl", "postgres"]
-        guard let binDirectory = candidateBinDirectories().first(where: { folder in
-            required.allSatisfy { FileManager.default.isExecutableFile(atPath: (folder as NSString).appendingPathComponent($0)) }
-        }) else {
-            return .failure(TestServerError("PostgreSQL is not installed (no initdb, pg_ctl and postgres found): apt-get install postgresql"))
+        guard
+            let binDirectory = candidateBinDirectories().first(where: { folder in
+                required.allSatisfy {
+                    FileManager.default.isExecutableFile(atPath: (folder as NSString).appendingPathComponent($0))
+                }
+            })
+        else {
+            return .failure(
+                TestServerError(
+                    "PostgreSQL is not installed (no initdb, pg_ctl and postgres found): apt-get install postgresql"))
         }
         guard let psql = SystemTool.find("psql", preferring: [binDirectory]) else {
             return .failure(TestServerError("psql is not installed: apt-get install postgresql-client"))
@@ -50,10 +56,13 @@ struct PostgresInstallation: Sendable {
             return .success(PostgresInstallation(binDirectory: binDirectory, psql: psql, serverUser: nil))
         }
         guard let runuser = SystemTool.find("runuser") else {
-            return .failure(TestServerError("running as root, PostgreSQL needs runuser (util-linux) to run as postgres"))
+            return .failure(
+                TestServerError("running as root, PostgreSQL needs runuser (util-linux) to run as postgres"))
         }
         guard let entry = getpwnam("postgres") else {
-            return .failure(TestServerError("running as root, PostgreSQL needs the postgres user (apt-get install postgresql creates it)"))
+            return .failure(
+                TestServerError(
+                    "running as root, PostgreSQL needs the postgres user (apt-get install postgresql creates it)"))
         }
         return .success(
             PostgresInstallation(
@@ -88,7 +97,9 @@ extension PostgresInstallation {
     /// The template cluster's data folder, made on first use.
     func templateDataFolder() throws -> String {
         try Self.template.withLockedValue { template in
-            if template == nil { template = Result { try makeTemplate() }.mapError { $0 as? TestServerError ?? TestServerError("\($0)") } }
+            if template == nil {
+                template = Result { try makeTemplate() }.mapError { $0 as? TestServerError ?? TestServerError("\($0)") }
+            }
             return try template!.get()
         }
     }
@@ -101,7 +112,10 @@ extension PostgresInstallation {
         let data = (folder as NSString).appendingPathComponent("data")
         let initdb = try runServerTool(
             "initdb",
-            ["-D", data, "-A", "trust", "-U", PostgresTestServer.user, "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
+            [
+                "-D", data, "-A", "trust", "-U", PostgresTestServer.user, "-E", "UTF8", "--locale=C", "--no-sync",
+                "--no-instructions",
+            ],
             directory: folder, deadline: .seconds(120))
         guard initdb.succeeded else { throw TestServerError("initdb failed: \(initdb.transcript)") }
         // Appended settings win over the defaults above them. Port and socket folder are per server.

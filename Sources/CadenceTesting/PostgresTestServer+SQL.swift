@@ -18,8 +18,10 @@ extension PostgresTestServer {
     func psqlBlocking(_ sql: String, database: String) throws -> String {
         let result = try ChildProcess.runBlocking(
             installation.psql,
-            ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", Self.user,
-             "-d", database, "-f", "-"],
+            [
+                "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", Self.user,
+                "-d", database, "-f", "-",
+            ],
             environment: ["PGCONNECT_TIMEOUT": "10", "PGAPPNAME": Self.harnessApplicationName],
             input: sql, deadline: .seconds(30))
         guard result.succeeded else { throw TestServerError("psql failed on \(sql): \(result.transcript)") }

@@ -69,8 +69,11 @@ public final class PostgresTestServer: Sendable {
         do {
             try installation.handOver(folder)
             let copy = try ChildProcess.runBlocking(
-                "/bin/cp", ["-a", template, (folder as NSString).appendingPathComponent("data")], deadline: .seconds(60))
-            guard copy.succeeded else { throw TestServerError("could not copy the template cluster: \(copy.transcript)") }
+                "/bin/cp", ["-a", template, (folder as NSString).appendingPathComponent("data")], deadline: .seconds(60)
+            )
+            guard copy.succeeded else {
+                throw TestServerError("could not copy the template cluster: \(copy.transcript)")
+            }
             // The port is picked before the server binds it, so another process may take it first:
             // then start again with another pick.
             var attempt = 0
@@ -106,7 +109,9 @@ public final class PostgresTestServer: Sendable {
             "pg_ctl", ["-D", dataFolder, "-l", logFile, "-o", options, "-w", "-t", "30", "start"], directory: folder,
             deadline: .seconds(45))
         if start.succeeded { return }
-        let log = (try? String(contentsOfFile: logFile, encoding: .utf8)).map { String($0.utf8.dropFirst(logStart)) ?? $0 } ?? ""
+        let log =
+            (try? String(contentsOfFile: logFile, encoding: .utf8)).map { String($0.utf8.dropFirst(logStart)) ?? $0 }
+            ?? ""
         if log.contains("could not bind") || log.contains("already in use") { throw PortTaken() }
         // pg_ctl may have given up while the server still starts: make sure nothing is left running.
         _ = try? installation.runServerTool(
@@ -130,7 +135,8 @@ public final class PostgresTestServer: Sendable {
         }
         guard !wasStopped else { return }
         let fast = try? installation.runServerTool(
-            "pg_ctl", ["-D", dataFolder, "-m", "fast", "-w", "-t", "20", "stop"], directory: folder, deadline: .seconds(30))
+            "pg_ctl", ["-D", dataFolder, "-m", "fast", "-w", "-t", "20", "stop"], directory: folder,
+            deadline: .seconds(30))
         if fast?.succeeded != true {
             _ = try? installation.runServerTool(
                 "pg_ctl", ["-D", dataFolder, "-m", "immediate", "-w", "-t", "10", "stop"], directory: folder,

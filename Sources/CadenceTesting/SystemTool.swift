@@ -7,7 +7,8 @@ enum SystemTool {
     /// (which a non-root `PATH` often lacks: Debian installs `haproxy` and `runuser` there).
     static func find(_ name: String, preferring preferred: [String] = []) -> String? {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        let folders = preferred + path + ["/usr/local/sbin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/bin", "/bin"]
+        let folders =
+            preferred + path + ["/usr/local/sbin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/bin", "/bin"]
         return folders.lazy.map { ($0 as NSString).appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }

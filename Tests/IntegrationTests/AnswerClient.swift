@@ -94,7 +94,9 @@ enum AnswerClient {
             do {
                 for try await buffer in response.body {
                     var bytes = Array(buffer.readableBytesView)
-                    if case .afterBytes(let limit) = stop { bytes = Array(bytes.prefix(limit - connection.bytes.count)) }
+                    if case .afterBytes(let limit) = stop {
+                        bytes = Array(bytes.prefix(limit - connection.bytes.count))
+                    }
                     connection.bytes += bytes
                     for item in try decoder.feed(bytes) {
                         if let event = try ResearchEventDecoder.decode(item), event.sequence != nil {

@@ -131,7 +131,9 @@ struct MultiNodeFailureTests {
         #expect(terminated >= 2, "each node had at least one connection (the reader's listener included)")
 
         let reference = try await asker.value
-        #expect(reference.endsWithComplete, "the owner finished its answer: \(reference.events.last as Any)\n\(cluster.logs)")
+        #expect(
+            reference.endsWithComplete,
+            "the owner finished its answer: \(reference.events.last as Any)\n\(cluster.logs)")
         for reader in following.readers {
             let connection = try await reader.value
             #expect(connection.endsWithComplete, "\(connection.events.last as Any)\n\(cluster.logs)")

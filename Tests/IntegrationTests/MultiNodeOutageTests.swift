@@ -94,7 +94,8 @@ struct MultiNodeOutageTests {
         #expect(reference.endsWithComplete, "the owner's client: \(reference.events.last as Any)\n\(cluster.logs)")
         let connection = try await following.readers[0].value
         // The reader's node may have dropped its stream while the database was away; then it resumes.
-        let rest = connection.ending == .serverClosed && (connection.endsWithComplete || connection.errorCode != nil)
+        let rest =
+            connection.ending == .serverClosed && (connection.endsWithComplete || connection.errorCode != nil)
             ? AnswerConnection(answerID: id, ending: .serverClosed)
             : try await AnswerClient.resume(reader.baseURL, answerID: id, after: connection.lastSequence)
         #expect(rest.ending == .serverClosed)

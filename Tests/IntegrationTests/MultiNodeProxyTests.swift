@@ -27,15 +27,19 @@ struct MultiNodeProxyTests {
         // connection. (Cutting while it waits to reconnect would cut nothing.)
         let drops = 3
         for drop in 0..<drops {
-            try await ask.waitUntil("reconnection \(drop)") { _, stderr in Self.count("Reconnected", in: stderr) >= drop }
+            try await ask.waitUntil("reconnection \(drop)") { _, stderr in Self.count("Reconnected", in: stderr) >= drop
+            }
             let printed = ask.stdout.utf8.count
-            try await ask.waitUntil("more text after reconnection \(drop)") { stdout, _ in stdout.utf8.count >= printed + 40 }
+            try await ask.waitUntil("more text after reconnection \(drop)") { stdout, _ in
+                stdout.utf8.count >= printed + 40
+            }
             try await proxy.dropAllSessions()
         }
         let result = try await ask.finish()
         #expect(result.status == 0, "stderr: \(result.stderr)\n\(cluster.logs)")
         #expect(result.stdout == expected.stdout)
-        #expect(Self.count("Connection lost", in: result.stderr) == drops, "every cut forced a resume: \(result.stderr)")
+        #expect(
+            Self.count("Connection lost", in: result.stderr) == drops, "every cut forced a resume: \(result.stderr)")
         // Round-robin without stickiness: the question and its three resumes went to every node.
         let served = try await proxy.serverStatistics().mapValues(\.totalSessions)
         #expect(served.values.reduce(0, +) == drops + 1 && served.values.allSatisfy { $0 >= 1 }, "\(served)")
@@ -71,7 +75,9 @@ struct MultiNodeProxyTests {
 
         // The first request goes to one node; cut it there, so the resume lands on the next node in
         // the rotation, then kill that one while it serves the resumed stream. The owner lives on.
-        let ask = try RunningCommand.start(["ask", "--url", proxy.baseURL, "--no-history", "--plain", multiNodeQuestion])
+        let ask = try RunningCommand.start([
+            "ask", "--url", proxy.baseURL, "--no-history", "--plain", multiNodeQuestion,
+        ])
         try await ask.waitUntil("the first text") { stdout, _ in !stdout.isEmpty }
         let serving = try await proxy.serverStatistics().filter { $0.value.sessions > 0 }.map(\.key)
         try #require(serving.count == 1, "one node serves the answer: \(serving)")

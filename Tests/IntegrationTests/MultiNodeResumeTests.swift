@@ -36,7 +36,9 @@ struct MultiNodeResumeTests {
         for offset in 0...reference.bytes.count {
             if offset > 0 {
                 for item in try decoder.feed(reference.bytes[(offset - 1)..<offset]) {
-                    if let event = try ResearchEventDecoder.decode(item), event.sequence != nil { applied.append(event) }
+                    if let event = try ResearchEventDecoder.decode(item), event.sequence != nil {
+                        applied.append(event)
+                    }
                 }
             }
             let replay = replays[applied.last?.sequence ?? 0]
@@ -63,11 +65,14 @@ struct MultiNodeResumeTests {
         // (not yet dispatched), its end, the byte after it, and its middle.
         let frameEnds = Self.frameEnds(reference.bytes)
         let count = frameEnds.count
-        let picked = Set([0, 1, 4, count / 4, count / 2, 3 * count / 4, count - 3, count - 2].filter { $0 >= 0 && $0 < count })
+        let picked = Set(
+            [0, 1, 4, count / 4, count / 2, 3 * count / 4, count - 3, count - 2].filter { $0 >= 0 && $0 < count })
         var cuts: Set<Int> = []
         for index in picked {
             let start = index == 0 ? 0 : frameEnds[index - 1]
-            cuts.formUnion([frameEnds[index] - 1, frameEnds[index], frameEnds[index] + 1, (start + frameEnds[index]) / 2])
+            cuts.formUnion([
+                frameEnds[index] - 1, frameEnds[index], frameEnds[index] + 1, (start + frameEnds[index]) / 2,
+            ])
         }
 
         // Every cut is its own live answer on A, all at once; each resumes on B at once after its cut,
@@ -89,7 +94,9 @@ struct MultiNodeResumeTests {
                 first.sequences + rest.sequences == Array(1...(first.events.count + rest.events.count)),
                 "cut at \(cut): A sent \(first.sequences), B sent \(rest.sequences)")
             #expect(first.text + rest.text == reference.text, "cut at \(cut)")
-            #expect(first.events.map(\.kind.wireType) + rest.events.map(\.kind.wireType) == reference.events.map(\.kind.wireType))
+            #expect(
+                first.events.map(\.kind.wireType) + rest.events.map(\.kind.wireType)
+                    == reference.events.map(\.kind.wireType))
             if !first.endsWithComplete { resumedLive += 1 }
         }
         #expect(resumedLive >= cuts.count - 8, "most cuts fall before the answer ends: \(resumedLive) of \(cuts.count)")

@@ -79,7 +79,9 @@ struct PostgresTestServerTests {
     }
 
     /// `psql` holding a connection open in `pg_sleep` (the harness's watchdog ends it if nothing does).
-    private func sleepingClient(_ postgres: PostgresTestServer, applicationName: String) async throws
+    private func sleepingClient(
+        _ postgres: PostgresTestServer, applicationName: String
+    ) async throws
         -> CadenceBinary.Result
     {
         try await CadenceBinary.runShell(
@@ -92,7 +94,8 @@ struct PostgresTestServerTests {
     private func waitForClients(_ postgres: PostgresTestServer, named names: Set<String>) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            let connected = Set(try await postgres.clientConnections().filter { $0.state == "active" }.map(\.applicationName))
+            let connected = Set(
+                try await postgres.clientConnections().filter { $0.state == "active" }.map(\.applicationName))
             if names.isSubset(of: connected) { return }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -16,7 +16,8 @@ final class RunningCommand: @unchecked Sendable {
         var stdout = Data()
         var stderr = Data()
         var outputEnded = false
-        var waiters: [(condition: @Sendable (String, String) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(condition: @Sendable (String, String) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
+            []
 
         /// Takes out the waiters whose condition holds now (all of them once stdout ended).
         mutating func readyWaiters() -> [CheckedContinuation<Void, Never>] {

@@ -74,7 +74,8 @@ final class ServeProcess: @unchecked Sendable {
             process.waitUntilExit()
             watchdog.cancel()
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw ServeFailure(message: "cadence serve did not start (exit \(process.terminationStatus)): \(text) \(stderr)")
+            throw ServeFailure(
+                message: "cadence serve did not start (exit \(process.terminationStatus)): \(text) \(stderr)")
         }
         return ServeProcess(
             process: process, baseURL: String(text.dropFirst("listening on ".count)), out: out, errors: errors,
