@@ -13,7 +13,7 @@ import Testing
 /// `MultiNodeTests`.
 @Suite(
     "Answers shared through PostgreSQL", .serialized,
-    .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL is not installed: \(PostgresTestServer.unavailableReason)"))
+    .enabled(if: RealServers.postgres, "PostgreSQL is not installed: \(PostgresTestServer.unavailableReason)"))
 struct SharedAnswersTests {
     static let question = AnswerRequest(query: "How does resume work?")
 
