@@ -37,6 +37,24 @@ struct CadenceBinary {
     /// ``processDeadline``, so a child that hangs fails its test instead of holding the whole run
     /// until CI gives up. Cancel the returned item once the process has ended.
     @discardableResult
+    /// Starts `cadence ARGUMENTS` with the isolated history and `environment`, its output on two pipes
+    /// the caller reads, and a watchdog that kills it if it hangs (cancel the watchdog once it ends).
+    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (process: Process, stdout: Pipe, stderr: Pipe, watchdog: DispatchWorkItem)
+    {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(isolatedHistory) { $1 }
+            .merging(environment) { $1 }
+        let (out, errors) = (Pipe(), Pipe())
+        process.standardOutput = out
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, out, errors, killIfHung(process))
+    }
+
     static func killIfHung(_ process: Process) -> DispatchWorkItem {
         let watchdog = DispatchWorkItem { [process] in
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }

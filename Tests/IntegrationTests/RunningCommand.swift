@@ -39,18 +39,8 @@ final class RunningCommand: @unchecked Sendable {
     }
 
     static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningCommand {
-        let process = Process()
-        process.executableURL = CadenceBinary.url
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(CadenceBinary.isolatedHistory) { $1 }
-            .merging(environment) { $1 }
-        let out = Pipe()
-        let errors = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let command = RunningCommand(process: process, watchdog: CadenceBinary.killIfHung(process))
+        let (process, out, errors, watchdog) = try CadenceBinary.launch(arguments, environment: environment)
+        let command = RunningCommand(process: process, watchdog: watchdog)
         command.drain(out.fileHandleForReading, isStdout: true)
         command.drain(errors.fileHandleForReading, isStdout: false)
         return command

@@ -50,18 +50,8 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     private static func startBlocking(_ arguments: [String], environment: [String: String]) throws -> ServeProcess {
-        let process = Process()
-        process.executableURL = CadenceBinary.url
-        process.arguments = ["serve", "--port", "0"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(CadenceBinary.isolatedHistory) { $1 }
-            .merging(environment) { $1 }
-        let out = Pipe()
-        let errors = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let watchdog = CadenceBinary.killIfHung(process)
+        let (process, out, errors, watchdog) = try CadenceBinary.launch(
+            ["serve", "--port", "0"] + arguments, environment: environment)
         // Read the first line: "listening on http://127.0.0.1:PORT" (or the end, if it failed to start).
         var line = Data()
         while true {
