@@ -5,7 +5,9 @@ import NIOConcurrencyHelpers
 /// keepalive whenever nothing was sent for a whole `keepAliveInterval`. Shared by SSE and WebSocket.
 struct AnswerFeed: Sendable {
     enum Item: Sendable {
-        case event(ResearchEvent)
+        /// The events that were ready at once, oldest first (one, unless the reader fell behind or the
+        /// events arrived together): a responder may send them in one write.
+        case events([LoggedEvent])
         case keepalive
     }
 
@@ -30,11 +32,13 @@ struct AnswerFeed: Sendable {
                         var cursor = after
                         while true {
                             let slice = try await registry.read(id, after: cursor)
-                            for event in slice.events {
-                                continuation.yield(.event(event))
-                                if let sequence = event.sequence { cursor = sequence }
+                            if !slice.events.isEmpty {
+                                continuation.yield(.events(slice.events))
+                                if let sequence = slice.events.last(where: { $0.event.sequence != nil })?.event.sequence {
+                                    cursor = sequence
+                                }
+                                lastSent.withLockedValue { $0 = clock.now }
                             }
-                            if !slice.events.isEmpty { lastSent.withLockedValue { $0 = clock.now } }
                             if slice.finished && slice.events.isEmpty { break }
                         }
                         continuation.finish()

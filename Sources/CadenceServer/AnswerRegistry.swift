@@ -41,7 +41,7 @@ extension AnswerRegistry {
 
 /// Events read from an ``AnswerRegistry``; `finished` means no event will follow them.
 struct AnswerSlice: Sendable {
-    var events: [ResearchEvent]
+    var events: [LoggedEvent]
     var finished: Bool
 }
 

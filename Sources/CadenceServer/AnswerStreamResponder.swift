@@ -17,6 +17,21 @@ struct AnswerStreamResponder: Sendable {
         HTTPField.Name("X-Accel-Buffering")!: "no",
     ]
 
+    static let keepalive = ByteBuffer(string: ResearchEventEncoder.comment("keepalive"))
+
+    /// The events' frames as one buffer, so events that were ready together go out in one write.
+    /// A single event's frame is written as logged, without a copy.
+    static func frames(_ events: [LoggedEvent]) -> ByteBuffer {
+        if events.count == 1 { return events[0].frame }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(events.reduce(0) { $0 + $1.frame.readableBytes })
+        for event in events {
+            var frame = event.frame
+            buffer.writeBuffer(&frame)
+        }
+        return buffer
+    }
+
     /// - Parameter resumed: whether the reader came back with a cursor (`Last-Event-ID`, `after`), for
     ///   the metrics.
     func response(answerID: String, after: Int, resumed: Bool) -> Response {
@@ -31,8 +46,8 @@ struct AnswerStreamResponder: Sendable {
             do {
                 for try await item in items {
                     switch item {
-                    case .event(let event): try await writer.write(ByteBuffer(string: ResearchEventEncoder.frame(event)))
-                    case .keepalive: try await writer.write(ByteBuffer(string: ResearchEventEncoder.comment("keepalive")))
+                    case .events(let events): try await writer.write(Self.frames(events))
+                    case .keepalive: try await writer.write(Self.keepalive)
                     }
                 }
             } catch {

@@ -35,7 +35,8 @@ struct AnswerWebSocketHandler: Sendable {
         try await outbound.write(.text(JSONValue.object(["answer_id": .string(id)]).jsonText))
         for try await item in feed.items(of: id, after: after) {
             switch item {
-            case .event(let event): try await outbound.write(.text(event.json.jsonText))
+            case .events(let events):
+                for event in events { try await outbound.write(.text(event.jsonText)) }
             case .keepalive: try await outbound.write(.text(Self.keepalive))
             }
         }

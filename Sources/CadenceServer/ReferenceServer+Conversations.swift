@@ -31,7 +31,7 @@ extension ReferenceServer {
                     message: "the conversation \"\(conversation)\" has no message \"\(id)\"")
             }
             let slice = try await registry.snapshot(id, after: since)
-            let events = slice.events.filter { $0.sequence != nil }.map(\.json)
+            let events = slice.events.map(\.event).filter { $0.sequence != nil }.map(\.json)
             return json(["message_id": .string(id), "events": .array(events), "done": .bool(slice.finished)])
         }
     }

@@ -1,4 +1,21 @@
 import CadenceCore
+import NIOCore
+
+/// One event as the node sends it: encoded once, when it is logged, and then written as is to every
+/// reader (a thousand readers of an answer cost one JSON encoding per event, not a thousand).
+struct LoggedEvent: Sendable {
+    let event: ResearchEvent
+    /// The event's JSON payload (a WebSocket message, an SSE `data:` line).
+    let jsonText: String
+    /// The whole SSE frame (`event:`, `id:`, `data:`; or the `: flush-tokens` comment).
+    let frame: ByteBuffer
+
+    init(_ event: ResearchEvent) {
+        self.event = event
+        self.jsonText = event.json.jsonText
+        self.frame = ByteBuffer(string: ResearchEventEncoder.frame(event))
+    }
+}
 
 /// The retained events of one answer, bounded in count and bytes: the oldest are dropped first.
 ///
@@ -8,7 +25,7 @@ import CadenceCore
 struct ReplayLog: Sendable {
     struct Entry: Sendable {
         var key: Int
-        var event: ResearchEvent
+        var logged: LoggedEvent
         var bytes: Int
     }
 
@@ -36,11 +53,11 @@ struct ReplayLog: Sendable {
     mutating func append(_ kind: ResearchEvent.Kind) {
         if case .token = kind { sentTokens = true }
         if case .complete = kind, sentTokens {
-            store(Entry(key: lastSequence + 1, event: ResearchEvent(kind: .flushTokens), bytes: 16))
+            store(Entry(key: lastSequence + 1, logged: LoggedEvent(ResearchEvent(kind: .flushTokens)), bytes: 16))
         }
         lastSequence += 1
-        let event = ResearchEvent(sequence: lastSequence, kind: kind)
-        store(Entry(key: lastSequence, event: event, bytes: event.json.jsonText.utf8.count))
+        let logged = LoggedEvent(ResearchEvent(sequence: lastSequence, kind: kind))
+        store(Entry(key: lastSequence, logged: logged, bytes: logged.jsonText.utf8.count))
     }
 
     /// Whether the events after `sequence` are all still here.
@@ -49,13 +66,13 @@ struct ReplayLog: Sendable {
     }
 
     /// The retained events with a key greater than `sequence`, oldest first.
-    func events(after sequence: Int) -> [ResearchEvent] {
-        var result: [ResearchEvent] = []
+    func events(after sequence: Int) -> [LoggedEvent] {
+        var result: [LoggedEvent] = []
         var index = entries.count
         // Scan back from the end: readers are usually close to the live edge.
         while index > head, entries[index - 1].key > sequence { index -= 1 }
         result.reserveCapacity(entries.count - index)
-        for entry in entries[index...] { result.append(entry.event) }
+        for entry in entries[index...] { result.append(entry.logged) }
         return result
     }
 
