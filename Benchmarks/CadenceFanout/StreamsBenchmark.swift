@@ -1,0 +1,151 @@
+import Foundation
+import NIOPosix
+
+/// P6: one server node with N concurrent SSE readers on loopback. Measures the server's memory per
+/// stream (from the node process's `VmRSS`, before the readers and with them) and the gap between
+/// each token's production and its arrival at every reader, in memory or through PostgreSQL.
+///
+///     CadenceFanout streams --readers 10000 [--registry memory|postgres] [--postgres URL]
+///         [--readers-per-answer 100] [--tokens 100] [--interval-ms 100] [--client-threads 2] [--json]
+///
+/// The readers are spread over answers (`--readers-per-answer` each); the answers start with
+/// `POST /v1/answers` and wait for a start signal, every reader connects with
+/// `GET /v1/answers/{id}/events`, and then every answer produces `--tokens` tokens `--interval-ms`
+/// apart, the answers' schedules evenly offset within one interval.
+enum StreamsBenchmark {
+    static let options: Set<String> = [
+        "readers", "registry", "postgres", "readers-per-answer", "tokens", "interval-ms", "client-threads",
+    ]
+
+    static func run(_ arguments: [String]) async throws {
+        let options = try Options(arguments, known: Self.options)
+        let readerCount = try options.integer("readers", default: 1_000)
+        let perAnswer = max(1, try options.integer("readers-per-answer", default: 100))
+        let plan = TimestampEngine.Plan(
+            tokens: try options.integer("tokens", default: 100),
+            interval: .milliseconds(try options.integer("interval-ms", default: 100)))
+        let registry = options.string("registry") ?? "memory"
+        guard ["memory", "postgres"].contains(registry) else { throw BenchmarkError("--registry is memory or postgres") }
+        let answerCount = (readerCount + perAnswer - 1) / perAnswer
+        raiseOpenFileLimit()
+
+        let postgres = registry == "postgres" ? try await BenchmarkPostgres.start(url: options.string("postgres")) : nil
+        defer { postgres?.stop() }
+        let node = try await NodeProcess.start(postgresURL: postgres?.url)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, try options.integer("client-threads", default: 2)))
+        let client = ReaderClient(group: group)
+
+        // The answers, each holding its tokens until `go`; schedules offset evenly within one interval.
+        var answerIDs: [String] = []
+        for index in 0..<answerCount {
+            var answerPlan = plan
+            answerPlan.phase = plan.interval * index / answerCount
+            answerIDs.append(try await client.startAnswer(port: node.port, query: answerPlan.query))
+        }
+        try await Task.sleep(for: .seconds(1))
+        let before = node.memory()
+
+        let connectStart = ContinuousClock.now
+        let targets = (0..<readerCount).map { (port: node.port, path: "/v1/answers/\(answerIDs[$0 % answerCount])/events") }
+        let readers = try await client.connect(targets, expectedTokens: plan.tokens, recordsLatencies: true)
+        let connectSeconds = (ContinuousClock.now - connectStart).seconds
+        try await Task.sleep(for: .seconds(1))
+        let connected = node.memory()
+
+        let (serverCPU, clientCPU) = (node.cpuSeconds(), processCPUSeconds())
+        let goTime = monotonicNanoseconds()
+        node.go()
+        let sampler = MemorySampler.start(node)
+        let results = await Self.results(of: readers, deadline: plan.interval * plan.tokens + .seconds(120))
+        let streaming = await sampler.stop()
+        let (serverCPUUsed, clientCPUUsed) = (node.cpuSeconds() - serverCPU, processCPUSeconds() - clientCPU)
+        let peak = node.memory().peak
+        await node.stop()
+        try await group.shutdownGracefully()
+
+        var latencies: [Int64] = []
+        latencies.reserveCapacity(readerCount * plan.tokens)
+        for result in results { latencies += result.latencies }
+        let percentiles = Percentiles(latencies)
+        let received = results.reduce(0) { $0 + $1.tokens }
+        let expected = readerCount * plan.tokens
+        let lastArrival = results.map(\.completeArrival).max() ?? goTime
+        let failures = results.compactMap(\.failure)
+
+        var figures = Figures()
+        figures.add("benchmark", "streams")
+        figures.add("registry", registry)
+        figures.add("readers", readerCount)
+        figures.add("answers", answerCount)
+        figures.add("tokens_per_answer", plan.tokens)
+        figures.add("interval_ms", Int(plan.interval.seconds * 1000))
+        figures.add("events_per_s_delivered_target", Double(readerCount) / plan.interval.seconds, decimals: 0)
+        figures.add("connect_s", connectSeconds, decimals: 2, "to open every stream, \(client.connectionsInFlight) at a time")
+        figures.add("rss_before_bytes", before.resident, "server node, answers started, no reader")
+        figures.add("rss_connected_bytes", connected.resident, "every reader connected, before the first token")
+        figures.add("rss_streaming_max_bytes", streaming, "highest sample (every 100 ms) while streaming")
+        figures.add("hwm_bytes", peak, "VmHWM at the end")
+        figures.add("bytes_per_stream", (connected.resident - before.resident) / max(1, readerCount), "connected, idle; goal ≤ 65,536")
+        figures.add("bytes_per_stream_streaming", (streaming - before.resident) / max(1, readerCount), "while streaming")
+        figures.add("events_expected", expected)
+        figures.add("events_received", received)
+        figures.add("lost_events", expected - received)
+        figures.add("missing_sequences", results.reduce(0) { $0 + $1.missing })
+        figures.add("duplicate_events", results.reduce(0) { $0 + $1.duplicates })
+        figures.add("failed_readers", failures.count)
+        figures.add("p50_ms", percentiles.milliseconds(at: 0.50), decimals: 2, "production → arrival, every token at every reader")
+        figures.add("p90_ms", percentiles.milliseconds(at: 0.90), decimals: 2)
+        figures.add("p99_ms", percentiles.milliseconds(at: 0.99), decimals: 2, "goal ≤ 50")
+        figures.add("p999_ms", percentiles.milliseconds(at: 0.999), decimals: 2)
+        figures.add("max_ms", percentiles.milliseconds(at: 1), decimals: 2)
+        figures.add("stream_s", Double(lastArrival - goTime) / 1e9, decimals: 2, "start signal → last complete")
+        figures.add("server_cpu_s", serverCPUUsed, decimals: 2, "node process, while streaming")
+        figures.add("client_cpu_s", clientCPUUsed, decimals: 2, "this process (readers), while streaming")
+        if let failure = failures.first { figures.add("first_failure", failure) }
+        print(options.json ? figures.json : figures.table(title: "streams: \(readerCount) SSE readers, \(registry)"))
+    }
+
+    /// Every reader's result, closing the streams still open at `deadline` (they count as lost).
+    static func results(of readers: [ReaderClient.Reader], deadline: Duration) async -> [ReaderResult] {
+        let watchdog = Task {
+            try await Task.sleep(for: deadline)
+            for reader in readers { reader.channel.close(promise: nil) }
+        }
+        defer { watchdog.cancel() }
+        var results: [ReaderResult] = []
+        results.reserveCapacity(readers.count)
+        for reader in readers {
+            results.append((try? await reader.done.get()) ?? ReaderResult(failure: "the reader failed"))
+        }
+        return results
+    }
+}
+
+/// Samples a node's resident memory every 100 ms and keeps the highest.
+struct MemorySampler {
+    private let task: Task<Int, Never>
+
+    static func start(_ node: NodeProcess) -> MemorySampler {
+        MemorySampler(
+            task: Task {
+                var highest = 0
+                while !Task.isCancelled {
+                    highest = max(highest, node.memory().resident)
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                return highest
+            })
+    }
+
+    func stop() async -> Int {
+        task.cancel()
+        return await task.value
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
