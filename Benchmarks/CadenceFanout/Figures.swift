@@ -17,6 +17,7 @@ struct Figures {
         var human: String {
             switch self {
             case .integer(let value): grouped(value)
+            case .number(let value, let decimals) where decimals == 0 && value.isFinite: grouped(Int(value.rounded()))
             case .number(let value, let decimals): formatted(value, decimals: decimals)
             case .text(let value): value
             }
@@ -72,6 +73,7 @@ extension String {
 
 /// A number with a fixed count of decimals.
 func formatted(_ value: Double, decimals: Int) -> String {
+    guard value.isFinite else { return "–" }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let rounded = (value * scale).rounded() / scale

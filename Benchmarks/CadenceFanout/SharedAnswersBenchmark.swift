@@ -20,11 +20,26 @@ import NIOPosix
 enum SharedAnswersBenchmark {
     struct Outcome {
         var appendedPerSecond: Double
+        var appendedSeconds: Double
         var deliveredPerSecond: Double
         var seconds: Double
         var lost: Int
         var failures: [String]
         var serverCPU: Double
+        /// CPU time of every other process meanwhile (PostgreSQL, and anything else running).
+        var otherCPU: Double
+        var loadAverage: Double
+
+        func add(to figures: inout Figures, as name: String, _ note: String) {
+            figures.add("\(name)_appended_events_per_s", appendedPerSecond, decimals: 0, note)
+            figures.add("\(name)_delivered_events_per_s", deliveredPerSecond, decimals: 0)
+            figures.add("\(name)_appended_s", appendedSeconds, decimals: 2, "start signal → every answer appended")
+            figures.add("\(name)_delivered_s", seconds, decimals: 2, "start signal → last reader complete")
+            figures.add("\(name)_lost_events", lost)
+            figures.add("\(name)_server_cpu_s", serverCPU, decimals: 2, "the node processes")
+            figures.add("\(name)_other_cpu_s", otherCPU, decimals: 2, "every other process, PostgreSQL included")
+            figures.add("\(name)_load_average", loadAverage, decimals: 2, "1-minute, before the start signal")
+        }
     }
 
     static func run(_ arguments: [String]) async throws {
@@ -33,7 +48,7 @@ enum SharedAnswersBenchmark {
         let nodeCount = max(1, try options.integer("nodes", default: 3))
         let answers = max(1, try options.integer("answers", default: 20))
         let tokens = try options.integer("tokens", default: 10_000)
-        let perNode = max(1, try options.integer("readers-per-node", default: 1))
+        let perNode = try options.integer("readers-per-node", default: 1)
         raiseOpenFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, try options.integer("client-threads", default: 2)))
         let client = ReaderClient(group: group)
@@ -60,16 +75,8 @@ enum SharedAnswersBenchmark {
         figures.add("answers", answers)
         figures.add("events", answers * tokens)
         figures.add("readers", answers * perNode * nodeCount)
-        figures.add("memory_appended_events_per_s", memory.appendedPerSecond, decimals: 0, "one in-memory node")
-        figures.add("memory_delivered_events_per_s", memory.deliveredPerSecond, decimals: 0)
-        figures.add("memory_s", memory.seconds, decimals: 2)
-        figures.add("memory_server_cpu_s", memory.serverCPU, decimals: 2)
-        figures.add("memory_lost_events", memory.lost)
-        figures.add("postgres_appended_events_per_s", shared.appendedPerSecond, decimals: 0, "\(nodeCount) nodes, one PostgreSQL")
-        figures.add("postgres_delivered_events_per_s", shared.deliveredPerSecond, decimals: 0)
-        figures.add("postgres_s", shared.seconds, decimals: 2)
-        figures.add("postgres_server_cpu_s", shared.serverCPU, decimals: 2, "all nodes, PostgreSQL itself not counted")
-        figures.add("postgres_lost_events", shared.lost)
+        memory.add(to: &figures, as: "memory", "one in-memory node")
+        shared.add(to: &figures, as: "postgres", "\(nodeCount) nodes, one PostgreSQL")
         figures.add("appended_ratio", shared.appendedPerSecond / memory.appendedPerSecond, decimals: 3, "PostgreSQL ÷ memory")
         figures.add("delivered_ratio", shared.deliveredPerSecond / memory.deliveredPerSecond, decimals: 3, "PostgreSQL ÷ memory")
         if let failure = (memory.failures + shared.failures).first { figures.add("first_failure", failure) }
@@ -99,36 +106,43 @@ enum SharedAnswersBenchmark {
     ) async throws -> Outcome {
         let plan = TimestampEngine.Plan(tokens: tokens, interval: .zero)
         var paths: [String] = []
+        var sentinels: [(port: Int, path: String)] = []
         for index in 0..<answers {
-            let id = try await client.startAnswer(port: nodes[index % nodes.count].port, query: plan.query)
+            let owner = nodes[index % nodes.count]
+            let id = try await client.startAnswer(port: owner.port, query: plan.query)
             paths.append("/v1/answers/\(id)/events")
+            // Reads only what follows the last token (`complete`) on the owner: it hears when the
+            // whole answer is appended, and costs the server next to nothing to serve.
+            sentinels.append((owner.port, "/v1/answers/\(id)/events?after=\(tokens)"))
         }
         let targets = paths.flatMap { path in
             nodes.flatMap { node in Array(repeating: (port: node.port, path: path), count: readersPerAnswerPerNode) }
         }
-        let readers = try await client.connect(targets, expectedTokens: tokens, recordsLatencies: false)
+        let connected = try await client.connect(targets + sentinels, expectedTokens: tokens, recordsLatencies: false)
         try await Task.sleep(for: .milliseconds(500))
+        let load = MachineLoad.loadAverage()
         let cpuBefore = nodes.reduce(0) { $0 + $1.cpuSeconds() }
+        let (machineBefore, clientBefore) = (MachineLoad.busyCPUSeconds(), processCPUSeconds())
         let goTime = monotonicNanoseconds()
         for node in nodes { node.go() }
-        let results = await StreamsBenchmark.results(of: readers, deadline: .seconds(600))
+        let all = await StreamsBenchmark.results(of: connected, deadline: .seconds(600))
         let cpuUsed = nodes.reduce(0) { $0 + $1.cpuSeconds() } - cpuBefore
 
-        // An answer is appended when its `complete` first reached a reader (one on its owner node).
-        var firstComplete: [String: Int64] = [:]
-        for (reader, result) in zip(readers, results) where result.completed {
-            firstComplete[reader.path] = min(firstComplete[reader.path] ?? .max, result.completeArrival)
-        }
-        let appendedEnd = firstComplete.values.max() ?? goTime
+        let isSentinel = connected.map { $0.path.contains("?after=") }
+        let results = zip(all, isSentinel).filter { !$0.1 }.map(\.0)
+        let appendedEnds = zip(all, isSentinel).filter { $0.1 }.map(\.0)
+        let appendedEnd = appendedEnds.allSatisfy(\.completed) ? appendedEnds.map(\.completeArrival).max() ?? goTime : .max
         let deliveredEnd = results.map(\.completeArrival).max() ?? goTime
         let received = results.reduce(0) { $0 + $1.tokens }
-        let appended = paths.count == firstComplete.count ? answers * tokens : 0
         return Outcome(
-            appendedPerSecond: Double(appended) / (Double(appendedEnd - goTime) / 1e9),
+            appendedPerSecond: appendedEnd == .max ? .nan : Double(answers * tokens) / (Double(appendedEnd - goTime) / 1e9),
+            appendedSeconds: appendedEnd == .max ? .nan : Double(appendedEnd - goTime) / 1e9,
             deliveredPerSecond: Double(received) / (Double(deliveredEnd - goTime) / 1e9),
             seconds: Double(deliveredEnd - goTime) / 1e9,
             lost: targets.count * tokens - received,
-            failures: results.compactMap(\.failure),
-            serverCPU: cpuUsed)
+            failures: all.compactMap(\.failure),
+            serverCPU: cpuUsed,
+            otherCPU: MachineLoad.busyCPUSeconds() - machineBefore - cpuUsed - (processCPUSeconds() - clientBefore),
+            loadAverage: load)
     }
 }

@@ -24,6 +24,7 @@ enum StreamsBenchmark {
         let plan = TimestampEngine.Plan(
             tokens: try options.integer("tokens", default: 100),
             interval: .milliseconds(try options.integer("interval-ms", default: 100)))
+        guard plan.interval > .zero else { throw BenchmarkError("--interval-ms must be at least 1") }
         let registry = options.string("registry") ?? "memory"
         guard ["memory", "postgres"].contains(registry) else { throw BenchmarkError("--registry is memory or postgres") }
         let answerCount = (readerCount + perAnswer - 1) / perAnswer
@@ -52,13 +53,15 @@ enum StreamsBenchmark {
         try await Task.sleep(for: .seconds(1))
         let connected = node.memory()
 
-        let (serverCPU, clientCPU) = (node.cpuSeconds(), processCPUSeconds())
+        let load = MachineLoad.loadAverage()
+        let (serverCPU, clientCPU, machineCPU) = (node.cpuSeconds(), processCPUSeconds(), MachineLoad.busyCPUSeconds())
         let goTime = monotonicNanoseconds()
         node.go()
         let sampler = MemorySampler.start(node)
         let results = await Self.results(of: readers, deadline: plan.interval * plan.tokens + .seconds(120))
         let streaming = await sampler.stop()
         let (serverCPUUsed, clientCPUUsed) = (node.cpuSeconds() - serverCPU, processCPUSeconds() - clientCPU)
+        let otherCPUUsed = MachineLoad.busyCPUSeconds() - machineCPU - serverCPUUsed - clientCPUUsed
         let peak = node.memory().peak
         await node.stop()
         try await group.shutdownGracefully()
@@ -79,7 +82,7 @@ enum StreamsBenchmark {
         figures.add("answers", answerCount)
         figures.add("tokens_per_answer", plan.tokens)
         figures.add("interval_ms", Int(plan.interval.seconds * 1000))
-        figures.add("events_per_s_delivered_target", Double(readerCount) / plan.interval.seconds, decimals: 0)
+        figures.add("events_per_s_offered", Int(Double(readerCount) / plan.interval.seconds), "tokens per second owed to all readers together")
         figures.add("connect_s", connectSeconds, decimals: 2, "to open every stream, \(client.connectionsInFlight) at a time")
         figures.add("rss_before_bytes", before.resident, "server node, answers started, no reader")
         figures.add("rss_connected_bytes", connected.resident, "every reader connected, before the first token")
@@ -101,6 +104,8 @@ enum StreamsBenchmark {
         figures.add("stream_s", Double(lastArrival - goTime) / 1e9, decimals: 2, "start signal → last complete")
         figures.add("server_cpu_s", serverCPUUsed, decimals: 2, "node process, while streaming")
         figures.add("client_cpu_s", clientCPUUsed, decimals: 2, "this process (readers), while streaming")
+        figures.add("other_cpu_s", otherCPUUsed, decimals: 2, "every other process (PostgreSQL, anything else running)")
+        figures.add("load_average", load, decimals: 2, "1-minute, before the start signal")
         if let failure = failures.first { figures.add("first_failure", failure) }
         print(options.json ? figures.json : figures.table(title: "streams: \(readerCount) SSE readers, \(registry)"))
     }
