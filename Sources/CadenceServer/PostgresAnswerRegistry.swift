@@ -1,6 +1,7 @@
 import CadenceCore
 import CadenceEngine
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// Answers shared by every node through PostgreSQL: any node serves any answer, a client that
@@ -99,10 +100,11 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         try admission.admit()
         let id = AnswerID.generate()
         do {
-            try await journal.create(id, conversationID: conversationID, node: node, lease: configuration.leaseTimeout)
+            let (journal, node, lease) = (self.journal, self.node, configuration.leaseTimeout)
+            try await storeCall { [journal] in try await journal.create(id, conversationID: conversationID, node: node, lease: lease) }
         } catch {
             admission.release()
-            throw Self.unavailable(Self.describe(error))
+            throw error
         }
         await logs.open(id)
         mirrors[id] = Mirror()
@@ -112,7 +114,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     }
 
     func messages(in conversationID: String) async throws -> [String]? {
-        let ids = try await storeCall { try await journal.messages(in: conversationID) }
+        let ids = try await storeCall { [journal] in try await journal.messages(in: conversationID) }
         return ids.isEmpty ? nil : ids
     }
 
@@ -132,12 +134,12 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     }
 
     func cancel(_ id: String) async throws -> Bool {
-        guard let state = try await storeCall({ try await journal.state(of: id) }) else {
+        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
             throw AnswerLookupError.unknown(id)
         }
         if state.purged { throw AnswerLookupError.gone(id) }
         if state.ended { return false }
-        let appended = try await storeCall {
+        let appended = try await storeCall { [journal] in
             try await journal.append([.error(code: "cancelled", message: "the answer was cancelled by the client")], to: id)
         }
         guard appended != nil else { return false }
@@ -254,11 +256,11 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     }
 
     private func load(_ id: String) async throws {
-        guard let state = try await storeCall({ try await journal.state(of: id) }) else {
+        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
             throw AnswerLookupError.unknown(id)
         }
         if state.purged { throw AnswerLookupError.gone(id) }
-        let events = try await storeCall { try await journal.events(of: id, after: 0, through: state.lastSequence) }
+        let events = try await storeCall { [journal] in try await journal.events(of: id, after: 0, through: state.lastSequence) }
         await logs.open(id)
         _ = await logs.apply(events, finished: state.ended, to: id)
         mirrors[id] = Mirror()
@@ -398,10 +400,14 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 
     // MARK: Errors
 
-    /// Runs a database call, turning a failure into a 503 that says the store is unreachable.
-    private func storeCall<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    /// How long a request waits for the database before it gets `503 store_unavailable`.
+    let storeTimeout: Duration = .seconds(5)
+
+    /// Runs a database call for a request, turning a failure (or no answer within ``storeTimeout``)
+    /// into a 503 that says the store is unreachable.
+    private func storeCall<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await body()
+            return try await withDeadline(storeTimeout, clock: clock, body)
         } catch let error as AnswerLookupError {
             throw error
         } catch {
@@ -427,18 +433,70 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 }
 
 /// Runs `body`, throwing ``DeadlineExceeded`` if it takes longer than `timeout` on `clock`.
+///
+/// The caller gets its answer at the deadline even if `body` ignores cancellation (a query waiting for
+/// a connection to a database that is down): `body` is cancelled and left to end on its own.
 func withDeadline<T: Sendable>(
     _ timeout: Duration, clock: any Clock<Duration>, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await clock.sleep(for: timeout)
+    let outcome = DeadlineOutcome<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            outcome.install(continuation)
+            let work = Task {
+                do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(error)) }
+            }
+            let timer = Task {
+                do { try await clock.sleep(for: timeout) } catch { return }
+                work.cancel()
+                outcome.resume(.failure(DeadlineExceeded(timeout: timeout)))
+            }
+            outcome.onResume { work.cancel(); timer.cancel() }
+        }
+    } onCancel: {
+        outcome.resume(.failure(CancellationError()))
+    }
+}
+
+/// Resumes a continuation once, with whichever result comes first.
+private final class DeadlineOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var early: Result<T, any Error>?
+        var cleanup: (@Sendable () -> Void)?
+        var done = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func install(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLockedValue { state -> Result<T, any Error>? in
+            if let early = state.early { return early }
+            state.continuation = continuation
             return nil
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw DeadlineExceeded(timeout: timeout) }
-        return value
+        if let early { continuation.resume(with: early) }
+    }
+
+    func onResume(_ cleanup: @escaping @Sendable () -> Void) {
+        let runNow = state.withLockedValue { state -> Bool in
+            if state.done { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if runNow { cleanup() }
+    }
+
+    func resume(_ result: Result<T, any Error>) {
+        let (continuation, cleanup) = state.withLockedValue {
+            state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+            guard !state.done else { return (nil, nil) }
+            state.done = true
+            if state.continuation == nil { state.early = result }
+            return (state.continuation, state.cleanup)
+        }
+        continuation?.resume(with: result)
+        cleanup?()
     }
 }
 

@@ -1,16 +1,16 @@
-import Hummingbird
+package import Hummingbird
 import Logging
 import ServiceLifecycle
 
 /// A Hummingbird application running on 127.0.0.1 with a free port, for test servers.
-struct LoopbackServer: Sendable {
-    let port: Int
+package struct LoopbackServer: Sendable {
+    package let port: Int
     let group: ServiceGroup
     let task: Task<Void, any Error>
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    static func start<Context: RequestContext>(router: Router<Context>, label: String) async throws -> LoopbackServer
+    package static func start<Context: RequestContext>(router: Router<Context>, label: String) async throws -> LoopbackServer
     where Context.Source == ApplicationRequestContextSource {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: label)
@@ -36,7 +36,7 @@ struct LoopbackServer: Sendable {
         throw CancellationError()
     }
 
-    func shutdown() async {
+    package func shutdown() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
