@@ -5,7 +5,8 @@ struct Options {
     private var values: [String: String] = [:]
     private(set) var flags: Set<String> = []
 
-    /// Reads `arguments`, allowing only the names in `known` (without `--`) and the flags in `flags`.
+    /// Reads `arguments`, allowing only the options named in `known` (without `--`), each followed by
+    /// its value, and the flags named in `allowed`.
     init(_ arguments: some Sequence<String>, known: Set<String>, flags allowed: Set<String> = ["json"]) throws {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {

@@ -14,6 +14,7 @@ final class SSEReaderHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPClientRequestPart
 
     private let path: String
+    private let recordsLatencies: Bool
     private let head: EventLoopPromise<Void>
     private let done: EventLoopPromise<ReaderResult>
     private var decoder = SSEDecoder()
@@ -22,15 +23,17 @@ final class SSEReaderHandler: ChannelInboundHandler {
     private var lastSequence = 0
     private var finished = false
 
-    init(path: String, expectedTokens: Int, recordsLatencies: Bool, head: EventLoopPromise<Void>, done: EventLoopPromise<ReaderResult>) {
+    init(
+        path: String, expectedTokens: Int, recordsLatencies: Bool, head: EventLoopPromise<Void>,
+        done: EventLoopPromise<ReaderResult>
+    ) {
         self.path = path
         self.head = head
         self.done = done
-        if recordsLatencies { result.latencies.reserveCapacity(expectedTokens) }
         self.recordsLatencies = recordsLatencies
+        // Room for every token up front, so recording never reallocates while events arrive.
+        if recordsLatencies { result.latencies.reserveCapacity(expectedTokens) }
     }
-
-    private let recordsLatencies: Bool
 
     func channelActive(context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
