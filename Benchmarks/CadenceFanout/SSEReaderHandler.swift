@@ -4,8 +4,8 @@ import NIOHTTP1
 
 /// One SSE reader on one keep-alive HTTP/1.1 connection: sends `GET path`, decodes the body with
 /// ``SSEDecoder`` as it arrives, and for every token event records arrival minus the production
-/// time the token carries. It checks that sequence numbers follow each other with no gap or repeat,
-/// and closes the connection after `complete`.
+/// time the token carries. It checks that sequence numbers follow each other with no gap or repeat.
+/// After `complete` it reports its result and leaves the connection open for the benchmark to close.
 ///
 /// `head` completes when the response head arrives (the reader is connected); `done` when the
 /// stream ends, however it ends.
@@ -65,9 +65,12 @@ final class SSEReaderHandler: ChannelInboundHandler {
                 received(event, at: now)
             }
             items.removeAll(keepingCapacity: true)
-            if result.completed { end(context: context, failure: nil) }
+            // Done, but the connection stays open until every reader is done: closing ten thousand
+            // sockets as their answers end would load the server (and this process) while other
+            // answers still stream, and the figures are about streaming.
+            if result.completed { end(context: context, failure: nil, closing: false) }
         case .end:
-            end(context: context, failure: result.completed ? nil : "the response ended before complete")
+            end(context: context, failure: result.completed ? nil : "the response ended before complete", closing: !result.completed)
         }
     }
 
@@ -120,12 +123,12 @@ final class SSEReaderHandler: ChannelInboundHandler {
         end(context: context, failure: "\(error)")
     }
 
-    private func end(context: ChannelHandlerContext, failure: String?) {
+    private func end(context: ChannelHandlerContext, failure: String?, closing: Bool = true) {
+        if closing { context.close(promise: nil) }
         guard !finished else { return }
         finished = true
         if let failure, result.failure == nil { result.failure = failure }
         head.fail(BenchmarkError(result.failure ?? "the stream ended before its head"))
         done.succeed(result)
-        context.close(promise: nil)
     }
 }

@@ -7,18 +7,21 @@ import NIOPosix
 ///
 ///     CadenceFanout streams --readers 10000 [--registry memory|postgres] [--postgres URL]
 ///         [--readers-per-answer 100] [--tokens 100] [--interval-ms 100] [--client-threads 2] [--json]
+///         [--per-token]
 ///
 /// The readers are spread over answers (`--readers-per-answer` each); the answers start with
 /// `POST /v1/answers` and wait for a start signal, every reader connects with
 /// `GET /v1/answers/{id}/events`, and then every answer produces `--tokens` tokens `--interval-ms`
-/// apart, the answers' schedules evenly offset within one interval.
+/// apart, the answers' schedules evenly offset within one interval. Readers keep their connections
+/// until every one has its `complete`; closing them all is measured apart. `--per-token` prints the
+/// latency percentiles of each token position to standard error.
 enum StreamsBenchmark {
     static let options: Set<String> = [
         "readers", "registry", "postgres", "readers-per-answer", "tokens", "interval-ms", "client-threads",
     ]
 
     static func run(_ arguments: [String]) async throws {
-        let options = try Options(arguments, known: Self.options)
+        let options = try Options(arguments, known: Self.options, flags: ["json", "per-token"])
         let readerCount = try options.integer("readers", default: 1_000)
         let perAnswer = max(1, try options.integer("readers-per-answer", default: 100))
         let plan = TimestampEngine.Plan(
@@ -63,6 +66,11 @@ enum StreamsBenchmark {
         let (serverCPUUsed, clientCPUUsed) = (node.cpuSeconds() - serverCPU, processCPUSeconds() - clientCPU)
         let otherCPUUsed = MachineLoad.busyCPUSeconds() - machineCPU - serverCPUUsed - clientCPUUsed
         let peak = node.memory().peak
+        // Closing ten thousand connections at once is work of its own for the server: measured apart.
+        let serverCPUBeforeClose = node.cpuSeconds()
+        await Self.close(readers)
+        try await Task.sleep(for: .seconds(1))
+        let serverCPUClosing = node.cpuSeconds() - serverCPUBeforeClose
         await node.stop()
         try await group.shutdownGracefully()
 
@@ -70,6 +78,14 @@ enum StreamsBenchmark {
         latencies.reserveCapacity(readerCount * plan.tokens)
         for result in results { latencies += result.latencies }
         let percentiles = Percentiles(latencies)
+        if options.flags.contains("per-token") {
+            // Latency by token position: shows whether delay gathers at the start, the end, or a moment.
+            for index in 0..<plan.tokens {
+                let column = Percentiles(results.compactMap { $0.latencies.count > index ? $0.latencies[index] : nil })
+                FileHandle.standardError.write(Data(
+                    "token \(index + 1): p50 \(formatted(column.milliseconds(at: 0.5), decimals: 2)) ms, p99 \(formatted(column.milliseconds(at: 0.99), decimals: 2)) ms, max \(formatted(column.milliseconds(at: 1), decimals: 2)) ms\n".utf8))
+            }
+        }
         let received = results.reduce(0) { $0 + $1.tokens }
         let expected = readerCount * plan.tokens
         let lastArrival = results.map(\.completeArrival).max() ?? goTime
@@ -104,6 +120,7 @@ enum StreamsBenchmark {
         figures.add("stream_s", Double(lastArrival - goTime) / 1e9, decimals: 2, "start signal → last complete")
         figures.add("server_cpu_s", serverCPUUsed, decimals: 2, "node process, while streaming")
         figures.add("client_cpu_s", clientCPUUsed, decimals: 2, "this process (readers), while streaming")
+        figures.add("server_cpu_closing_s", serverCPUClosing, decimals: 2, "node process, closing every connection at the end")
         figures.add("other_cpu_s", otherCPUUsed, decimals: 2, "every other process (PostgreSQL, anything else running)")
         figures.add("load_average", load, decimals: 2, "1-minute, before the start signal")
         if let failure = failures.first { figures.add("first_failure", failure) }
@@ -116,13 +133,19 @@ enum StreamsBenchmark {
             try await Task.sleep(for: deadline)
             for reader in readers { reader.channel.close(promise: nil) }
         }
-        defer { watchdog.cancel() }
         var results: [ReaderResult] = []
         results.reserveCapacity(readers.count)
         for reader in readers {
             results.append((try? await reader.done.get()) ?? ReaderResult(failure: "the reader failed"))
         }
+        watchdog.cancel()
         return results
+    }
+
+    /// Closes every reader's connection and waits until each is closed.
+    static func close(_ readers: [ReaderClient.Reader]) async {
+        for reader in readers { reader.channel.close(promise: nil) }
+        for reader in readers { try? await reader.channel.closeFuture.get() }
     }
 }
 
