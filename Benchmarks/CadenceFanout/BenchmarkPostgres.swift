@@ -10,7 +10,8 @@ struct BenchmarkPostgres: Sendable {
     static func start(url: String?) async throws -> BenchmarkPostgres {
         if let url { return BenchmarkPostgres(url: url, server: nil) }
         guard PostgresTestServer.isAvailable else {
-            throw BenchmarkError("PostgreSQL is not available here (\(PostgresTestServer.unavailableReason)); or give --postgres URL")
+            throw BenchmarkError(
+                "PostgreSQL is not available here (\(PostgresTestServer.unavailableReason)); or give --postgres URL")
         }
         let server = try await PostgresTestServer.start(database: "cadence_bench")
         return BenchmarkPostgres(url: server.url, server: server)

@@ -63,7 +63,8 @@ extension String {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
-            case _ where character.value < 0x20: result += "\\u00" + (character.value < 0x10 ? "0" : "") + String(character.value, radix: 16)
+            case _ where character.value < 0x20:
+                result += "\\u00" + (character.value < 0x10 ? "0" : "") + String(character.value, radix: 16)
             default: result.unicodeScalars.append(character)
             }
         }
@@ -94,20 +95,4 @@ func grouped(_ value: Int) -> String {
         result.append(digit)
     }
     return (value < 0 ? "-" : "") + result
-}
-
-/// Percentiles of a set of samples (nearest rank).
-struct Percentiles {
-    private let sorted: [Int64]
-
-    init(_ samples: [Int64]) { sorted = samples.sorted() }
-
-    var count: Int { sorted.count }
-
-    /// The sample at `fraction` (0...1) of the way, in milliseconds; NaN without samples.
-    func milliseconds(at fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        let rank = min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))
-        return Double(sorted[rank]) / 1e6
-    }
 }

@@ -26,7 +26,8 @@ struct ReaderClient: Sendable {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(AnswerStartHandler(query: query, answerID: answerID))
+                        try channel.pipeline.syncOperations.addHandler(
+                            AnswerStartHandler(query: query, answerID: answerID))
                     }
                 }
                 .connect(host: "127.0.0.1", port: port).get()

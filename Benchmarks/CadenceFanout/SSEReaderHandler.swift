@@ -39,7 +39,9 @@ final class SSEReaderHandler: ChannelInboundHandler {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: "127.0.0.1")
         headers.add(name: "Accept", value: "text/event-stream")
-        context.write(wrapOutboundOut(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers))),
+            promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         context.fireChannelActive()
     }
@@ -70,7 +72,9 @@ final class SSEReaderHandler: ChannelInboundHandler {
             // answers still stream, and the figures are about streaming.
             if result.completed { end(context: context, failure: nil, closing: false) }
         case .end:
-            end(context: context, failure: result.completed ? nil : "the response ended before complete", closing: !result.completed)
+            end(
+                context: context, failure: result.completed ? nil : "the response ended before complete",
+                closing: !result.completed)
         }
     }
 

@@ -14,7 +14,8 @@ enum ServerNode {
         var configuration = ServerConfiguration()
         configuration.port = 0
         if let postgresURL { configuration.postgres = try PostgresConfiguration(url: postgresURL) }
-        let running = try await ReferenceServer(engine: TimestampEngine(gate: gate), configuration: configuration).start()
+        let running = try await ReferenceServer(engine: TimestampEngine(gate: gate), configuration: configuration)
+            .start()
         FileHandle.standardOutput.write(Data("port \(running.port)\n".utf8))
         for await line in StandardInputLines.stream() {
             if line == "go" { gate.open() }

@@ -54,7 +54,8 @@ enum SharedAnswersBenchmark {
         let tokens = try options.integer("tokens", default: 8_000)
         let perNode = try options.integer("readers-per-node", default: 1)
         raiseOpenFileLimit()
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, try options.integer("client-threads", default: 2)))
+        let group = MultiThreadedEventLoopGroup(
+            numberOfThreads: max(1, try options.integer("client-threads", default: 2)))
         let client = ReaderClient(group: group)
 
         let memory = try await measure(
@@ -81,10 +82,18 @@ enum SharedAnswersBenchmark {
         figures.add("readers", answers * perNode * nodeCount)
         memory.add(to: &figures, as: "memory", "one in-memory node")
         shared.add(to: &figures, as: "postgres", "\(nodeCount) nodes, one PostgreSQL")
-        figures.add("appended_ratio", shared.appendedPerSecond / memory.appendedPerSecond, decimals: 3, "PostgreSQL ÷ memory")
-        figures.add("delivered_ratio", shared.deliveredPerSecond / memory.deliveredPerSecond, decimals: 3, "PostgreSQL ÷ memory")
+        let (appended, delivered) = (
+            shared.appendedPerSecond / memory.appendedPerSecond, shared.deliveredPerSecond / memory.deliveredPerSecond
+        )
+        figures.add("appended_ratio", appended, decimals: 3, "PostgreSQL ÷ memory")
+        figures.add("delivered_ratio", delivered, decimals: 3, "PostgreSQL ÷ memory")
         if let failure = (memory.failures + shared.failures).first { figures.add("first_failure", failure) }
-        print(options.json ? figures.json : figures.table(title: "shared: \(answers * tokens) events, \(nodeCount) nodes through PostgreSQL vs one in memory"))
+        print(
+            options.json
+                ? figures.json
+                : figures.table(
+                    title: "shared: \(answers * tokens) events, \(nodeCount) nodes through PostgreSQL vs one in memory")
+        )
     }
 
     static func measure(
@@ -136,11 +145,13 @@ enum SharedAnswersBenchmark {
         let isSentinel = connected.map { $0.path.contains("?after=") }
         let results = zip(all, isSentinel).filter { !$0.1 }.map(\.0)
         let appendedEnds = zip(all, isSentinel).filter { $0.1 }.map(\.0)
-        let appendedEnd = appendedEnds.allSatisfy(\.completed) ? appendedEnds.map(\.completeArrival).max() ?? goTime : .max
+        let appendedEnd =
+            appendedEnds.allSatisfy(\.completed) ? appendedEnds.map(\.completeArrival).max() ?? goTime : .max
         let deliveredEnd = results.map(\.completeArrival).max() ?? goTime
         let received = results.reduce(0) { $0 + $1.tokens }
         return Outcome(
-            appendedPerSecond: appendedEnd == .max ? .nan : Double(answers * tokens) / (Double(appendedEnd - goTime) / 1e9),
+            appendedPerSecond: appendedEnd == .max
+                ? .nan : Double(answers * tokens) / (Double(appendedEnd - goTime) / 1e9),
             appendedSeconds: appendedEnd == .max ? .nan : Double(appendedEnd - goTime) / 1e9,
             deliveredPerSecond: Double(received) / (Double(deliveredEnd - goTime) / 1e9),
             seconds: Double(deliveredEnd - goTime) / 1e9,

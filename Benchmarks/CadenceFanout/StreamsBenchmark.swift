@@ -29,14 +29,17 @@ enum StreamsBenchmark {
             interval: .milliseconds(try options.integer("interval-ms", default: 100)))
         guard plan.interval > .zero else { throw BenchmarkError("--interval-ms must be at least 1") }
         let registry = options.string("registry") ?? "memory"
-        guard ["memory", "postgres"].contains(registry) else { throw BenchmarkError("--registry is memory or postgres") }
+        guard ["memory", "postgres"].contains(registry) else {
+            throw BenchmarkError("--registry is memory or postgres")
+        }
         let answerCount = (readerCount + perAnswer - 1) / perAnswer
         raiseOpenFileLimit()
 
         let postgres = registry == "postgres" ? try await BenchmarkPostgres.start(url: options.string("postgres")) : nil
         defer { postgres?.stop() }
         let node = try await NodeProcess.start(postgresURL: postgres?.url)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, try options.integer("client-threads", default: 2)))
+        let group = MultiThreadedEventLoopGroup(
+            numberOfThreads: max(1, try options.integer("client-threads", default: 2)))
         let client = ReaderClient(group: group)
 
         // The answers, each holding its tokens until `go`; schedules offset evenly within one interval.
@@ -50,7 +53,9 @@ enum StreamsBenchmark {
         let before = node.memory()
 
         let connectStart = ContinuousClock.now
-        let targets = (0..<readerCount).map { (port: node.port, path: "/v1/answers/\(answerIDs[$0 % answerCount])/events") }
+        let targets = (0..<readerCount).map {
+            (port: node.port, path: "/v1/answers/\(answerIDs[$0 % answerCount])/events")
+        }
         let readers = try await client.connect(targets, expectedTokens: plan.tokens, recordsLatencies: true)
         let connectSeconds = (ContinuousClock.now - connectStart).seconds
         try await Task.sleep(for: .seconds(1))
@@ -86,8 +91,9 @@ enum StreamsBenchmark {
             // Latency by token position: shows whether delay gathers at the start, the end, or a moment.
             for index in 0..<plan.tokens {
                 let column = Percentiles(results.compactMap { $0.latencies.count > index ? $0.latencies[index] : nil })
-                FileHandle.standardError.write(Data(
-                    "token \(index + 1): p50 \(formatted(column.milliseconds(at: 0.5), decimals: 2)) ms, p99 \(formatted(column.milliseconds(at: 0.99), decimals: 2)) ms, max \(formatted(column.milliseconds(at: 1), decimals: 2)) ms\n".utf8))
+                let ms = { (fraction: Double) in formatted(column.milliseconds(at: fraction), decimals: 2) }
+                FileHandle.standardError.write(
+                    Data("token \(index + 1): p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms\n".utf8))
             }
         }
         let received = results.reduce(0) { $0 + $1.tokens }
@@ -102,31 +108,43 @@ enum StreamsBenchmark {
         figures.add("answers", answerCount)
         figures.add("tokens_per_answer", plan.tokens)
         figures.add("interval_ms", Int(plan.interval.seconds * 1000))
-        figures.add("events_per_s_offered", Int(Double(readerCount) / plan.interval.seconds), "tokens per second owed to all readers together")
-        figures.add("connect_s", connectSeconds, decimals: 2, "to open every stream, \(client.connectionsInFlight) at a time")
+        figures.add(
+            "events_per_s_offered", Int(Double(readerCount) / plan.interval.seconds),
+            "tokens per second owed to all readers together")
+        figures.add(
+            "connect_s", connectSeconds, decimals: 2, "to open every stream, \(client.connectionsInFlight) at a time")
         figures.add("rss_before_bytes", before.resident, "server node, answers started, no reader")
         figures.add("rss_connected_bytes", connected.resident, "every reader connected, before the first token")
         figures.add("rss_streaming_max_bytes", streamingResident, "highest sample (every 100 ms) while streaming")
         figures.add("hwm_bytes", peak, "VmHWM at the end")
-        figures.add("bytes_per_stream", (connected.resident - before.resident) / max(1, readerCount), "connected, idle; goal ≤ 65,536")
-        figures.add("bytes_per_stream_streaming", (streamingResident - before.resident) / max(1, readerCount), "while streaming")
+        figures.add(
+            "bytes_per_stream", (connected.resident - before.resident) / max(1, readerCount),
+            "connected, idle; goal ≤ 65,536")
+        figures.add(
+            "bytes_per_stream_streaming", (streamingResident - before.resident) / max(1, readerCount), "while streaming"
+        )
         figures.add("events_expected", expected)
         figures.add("events_received", received)
         figures.add("lost_events", expected - received)
         figures.add("missing_sequences", results.reduce(0) { $0 + $1.missing })
         figures.add("duplicate_events", results.reduce(0) { $0 + $1.duplicates })
         figures.add("failed_readers", failures.count)
-        figures.add("p50_ms", percentiles.milliseconds(at: 0.50), decimals: 2, "production → arrival, every token at every reader")
+        figures.add(
+            "p50_ms", percentiles.milliseconds(at: 0.50), decimals: 2,
+            "production → arrival, every token at every reader")
         figures.add("p90_ms", percentiles.milliseconds(at: 0.90), decimals: 2)
         figures.add("p99_ms", percentiles.milliseconds(at: 0.99), decimals: 2, "goal ≤ 50")
         figures.add("p999_ms", percentiles.milliseconds(at: 0.999), decimals: 2)
         figures.add("max_ms", percentiles.milliseconds(at: 1), decimals: 2)
-        figures.add("p99_without_last_token_ms", streaming.milliseconds(at: 0.99), decimals: 2, "each answer's last token left out")
+        figures.add(
+            "p99_without_last_token_ms", streaming.milliseconds(at: 0.99), decimals: 2,
+            "each answer's last token left out")
         figures.add("max_without_last_token_ms", streaming.milliseconds(at: 1), decimals: 2)
         figures.add("stream_s", Double(lastArrival - goTime) / 1e9, decimals: 2, "start signal → last complete")
         figures.add("server_cpu_s", serverCPUUsed, decimals: 2, "node process, while streaming")
         figures.add("client_cpu_s", clientCPUUsed, decimals: 2, "this process (readers), while streaming")
-        figures.add("server_cpu_closing_s", serverCPUClosing, decimals: 2, "node process, closing every connection at the end")
+        figures.add(
+            "server_cpu_closing_s", serverCPUClosing, decimals: 2, "node process, closing every connection at the end")
         figures.add("other_cpu_s", otherCPUUsed, decimals: 2, "every other process (PostgreSQL, anything else running)")
         figures.add("load_average", load, decimals: 2, "1-minute, before the start signal")
         if let failure = failures.first { figures.add("first_failure", failure) }

@@ -10,8 +10,14 @@
 import Foundation
 
 let commands: [(name: String, summary: String, run: ([String]) async throws -> Void)] = [
-    ("streams", "P6: memory per stream and production-to-arrival latency with N SSE readers on one node", StreamsBenchmark.run),
-    ("shared", "events/s appended and fanned out through PostgreSQL with three nodes, against memory", SharedAnswersBenchmark.run),
+    (
+        "streams", "P6: memory per stream and production-to-arrival latency with N SSE readers on one node",
+        StreamsBenchmark.run
+    ),
+    (
+        "shared", "events/s appended and fanned out through PostgreSQL with three nodes, against memory",
+        SharedAnswersBenchmark.run
+    ),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
