@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         .target(name: "CadenceCore", swiftSettings: strict),
@@ -127,6 +128,17 @@ let package = Package(
             name: "CadenceSoak",
             dependencies: ["CadenceCore", "CadenceClient", "CadenceTesting"],
             path: "Benchmarks/CadenceSoak",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CadenceFanout",
+            dependencies: [
+                "CadenceCore", "CadenceEngine", "CadenceServer", "CadenceTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/CadenceFanout",
             swiftSettings: strict
         ),
         .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"], swiftSettings: strict),

@@ -1,0 +1,23 @@
+import Foundation
+
+/// What the whole machine did meanwhile: the benchmark shares two cores with whatever else runs
+/// (a compiler, another benchmark), so every result says how busy the machine was.
+struct MachineLoad {
+    /// The 1-minute load average, as `uptime` shows it.
+    static func loadAverage() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return .nan }
+        return Double(text.split(separator: " ").first ?? "") ?? .nan
+    }
+
+    /// CPU seconds spent by all processes so far (busy time of every core, from `/proc/stat`).
+    static func busyCPUSeconds() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return .nan }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard ticks.count >= 7 else { return .nan }
+        // user nice system idle iowait irq softirq …: busy is user, nice, system, irq and softirq.
+        let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]
+        return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}

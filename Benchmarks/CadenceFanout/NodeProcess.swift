@@ -1,0 +1,105 @@
+import Foundation
+
+/// A ``ServerNode`` running in a child process: this same executable started again with `node`.
+/// The parent reads the child's memory from `/proc/PID/status` and its CPU time from
+/// `/proc/PID/stat`, and tells it when to start producing.
+final class NodeProcess: Sendable {
+    let port: Int
+    let pid: Int32
+    private let process: Process
+    private let input: FileHandle
+
+    private init(port: Int, process: Process, input: FileHandle) {
+        self.port = port
+        self.pid = process.processIdentifier
+        self.process = process
+        self.input = input
+    }
+
+    /// Starts a node and waits until it listens (at most 60 s: connecting to PostgreSQL and
+    /// migrating can take a few seconds on a loaded machine).
+    static func start(postgresURL: String?) async throws -> NodeProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executablePath())
+        process.arguments = ["node"] + (postgresURL.map { ["--postgres", $0] } ?? [])
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let line = await onThread { () -> String in
+            var bytes: [UInt8] = []
+            while true {
+                let data = stdout.fileHandleForReading.readData(ofLength: 1)
+                guard let byte = data.first, byte != UInt8(ascii: "\n") else { break }
+                bytes.append(byte)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard line.hasPrefix("port "), let port = Int(line.dropFirst(5)) else {
+            process.terminate()
+            throw BenchmarkError("the server node did not start (it said \"\(line)\")")
+        }
+        return NodeProcess(port: port, process: process, input: stdin.fileHandleForWriting)
+    }
+
+    /// Every answer starts producing.
+    func go() {
+        input.write(Data("go\n".utf8))
+    }
+
+    /// Asks the node to shut down and waits for it (killing it after 30 s).
+    func stop() async {
+        input.write(Data("quit\n".utf8))
+        try? input.close()
+        let process = self.process
+        await onThread {
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+
+    /// Resident memory now (`VmRSS`) and its peak so far (`VmHWM`), in bytes.
+    func memory() -> (resident: Int, peak: Int) {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
+        func kilobytes(_ field: String) -> Int {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+        return (kilobytes("VmRSS") * 1024, kilobytes("VmHWM") * 1024)
+    }
+
+    /// User plus system CPU time the node has used, in seconds.
+    func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        // After "pid (comm) ", the fields are numbered from 3 (state); utime is 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    private static func executablePath() throws -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { throw BenchmarkError("cannot find this executable through /proc/self/exe") }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// Runs blocking work on a thread of its own, off Swift's small cooperative pool.
+func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
+
+/// Why a benchmark could not run.
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

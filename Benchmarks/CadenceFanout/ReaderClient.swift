@@ -1,0 +1,89 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The benchmark's HTTP client: raw SwiftNIO connections, one per reader, so that ten thousand
+/// readers cost the reading side little and every byte's arrival time is read where it lands.
+struct ReaderClient: Sendable {
+    let group: MultiThreadedEventLoopGroup
+    /// Connections being opened at once; more would overflow the server's accept backlog.
+    var connectionsInFlight = 256
+
+    /// A reader that is connected and streaming: its channel, and its result once the stream ends.
+    struct Reader: Sendable {
+        let path: String
+        let channel: any Channel
+        let done: EventLoopFuture<ReaderResult>
+    }
+
+    /// Starts one answer on the node at `port` and returns its id.
+    func startAnswer(port: Int, query: String) async throws -> String {
+        let loop = group.next()
+        let answerID = loop.makePromise(of: String.self)
+        do {
+            _ = try await ClientBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        try channel.pipeline.syncOperations.addHandler(
+                            AnswerStartHandler(query: query, answerID: answerID))
+                    }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+        } catch {
+            answerID.fail(error)
+        }
+        return try await answerID.futureResult.get()
+    }
+
+    /// Connects one reader per path (`port` and `path` of each) and returns once every one has
+    /// its response head.
+    func connect(
+        _ targets: [(port: Int, path: String)], expectedTokens: Int, recordsLatencies: Bool
+    ) async throws -> [Reader] {
+        let readers = NIOLockedValueBox<[Reader]>([])
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            var started = 0
+            for target in targets {
+                if started >= connectionsInFlight { try await tasks.next() }
+                started += 1
+                tasks.addTask {
+                    let reader = try await self.connect(
+                        port: target.port, path: target.path, expectedTokens: expectedTokens,
+                        recordsLatencies: recordsLatencies)
+                    readers.withLockedValue { $0.append(reader) }
+                }
+            }
+            try await tasks.waitForAll()
+        }
+        return readers.withLockedValue { $0 }
+    }
+
+    private func connect(port: Int, path: String, expectedTokens: Int, recordsLatencies: Bool) async throws -> Reader {
+        let loop = group.next()
+        let head = loop.makePromise(of: Void.self)
+        let done = loop.makePromise(of: ReaderResult.self)
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: loop)
+                .channelOption(.socketOption(.so_reuseaddr), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        try channel.pipeline.syncOperations.addHandler(
+                            SSEReaderHandler(
+                                path: path, expectedTokens: expectedTokens, recordsLatencies: recordsLatencies,
+                                head: head, done: done))
+                    }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+        } catch {
+            head.fail(error)
+            done.fail(error)
+            throw error
+        }
+        try await head.futureResult.get()
+        return Reader(path: path, channel: channel, done: done.futureResult)
+    }
+}

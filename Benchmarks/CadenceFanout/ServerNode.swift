@@ -1,0 +1,40 @@
+import CadenceServer
+import Foundation
+
+/// The server side of the benchmark, run as a child process (`CadenceFanout node`) so that its
+/// memory can be read alone from `/proc/PID/status`: one ``ReferenceServer`` answering with a
+/// ``TimestampEngine``, in memory or through PostgreSQL.
+///
+/// It prints `port N` once it accepts connections, then obeys its standard input: `go` opens the
+/// start gate (every answer begins producing), `quit` or the end of input shuts it down.
+enum ServerNode {
+    static func run(postgresURL: String?) async throws {
+        raiseOpenFileLimit()
+        let gate = StartGate()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        if let postgresURL { configuration.postgres = try PostgresConfiguration(url: postgresURL) }
+        let running = try await ReferenceServer(engine: TimestampEngine(gate: gate), configuration: configuration)
+            .start()
+        FileHandle.standardOutput.write(Data("port \(running.port)\n".utf8))
+        for await line in StandardInputLines.stream() {
+            if line == "go" { gate.open() }
+            if line == "quit" { break }
+        }
+        await running.shutdown()
+    }
+}
+
+/// The lines of standard input, read on a thread of their own so that a blocking `read` never holds
+/// one of the two threads of Swift's cooperative pool.
+enum StandardInputLines {
+    static func stream() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        let thread = Thread {
+            while let line = readLine() { continuation.yield(line.trimmingCharacters(in: .whitespaces)) }
+            continuation.finish()
+        }
+        thread.start()
+        return stream
+    }
+}

@@ -1,0 +1,39 @@
+// Fan-out benchmarks of the reference server (issue 13). Not tests: they print figures and assert
+// nothing; run them in release mode, on demand, never in CI. See docs/benchmarks.md.
+//
+//   swift build -c release --product CadenceFanout
+//   .build/release/CadenceFanout streams --readers 10000 [--registry postgres] [--json]
+//   .build/release/CadenceFanout shared [--nodes 3] [--json]
+//
+// The server runs in a child process (this executable again, as `node`), so its memory is its own.
+
+import Foundation
+
+let commands: [(name: String, summary: String, run: ([String]) async throws -> Void)] = [
+    (
+        "streams", "P6: memory per stream and production-to-arrival latency with N SSE readers on one node",
+        StreamsBenchmark.run
+    ),
+    (
+        "shared", "events/s appended and fanned out through PostgreSQL with three nodes, against memory",
+        SharedAnswersBenchmark.run
+    ),
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "node":
+        let options = try Options(arguments.dropFirst(), known: ["postgres"], flags: [])
+        try await ServerNode.run(postgresURL: options.string("postgres"))
+    case let name? where commands.contains { $0.name == name }:
+        try await commands.first { $0.name == name }!.run(Array(arguments.dropFirst()))
+    default:
+        print("usage: CadenceFanout COMMAND [OPTIONS] [--json]")
+        for command in commands { print("  \(command.name)  \(command.summary)") }
+        exit(arguments.isEmpty || arguments.first == "--help" || arguments.first == "--list" ? 0 : 2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("CadenceFanout: \(error)\n".utf8))
+    exit(1)
+}
