@@ -111,6 +111,12 @@ actor AnswerLogs {
         entries.filter { !$0.value.finished }.map(\.key)
     }
 
+    /// Checks that the answer is here, throwing 404 or 410 if not (its early events may be evicted).
+    func requireKnown(_ id: String) throws {
+        guard entries[id] == nil else { return }
+        throw forgotten.contains(id) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+    }
+
     /// Checks that the events after `sequence` can be replayed, throwing why not.
     func check(_ id: String, after sequence: Int) throws {
         _ = try entry(id, after: sequence)
@@ -142,9 +148,8 @@ actor AnswerLogs {
     }
 
     private func entry(_ id: String, after sequence: Int) throws -> Entry {
-        guard let entry = entries[id] else {
-            throw forgotten.contains(id) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
-        }
+        try requireKnown(id)
+        let entry = entries[id]!
         guard entry.log.canReplay(after: sequence) else {
             throw AnswerLookupError.evicted(id, after: sequence, firstRetained: entry.log.firstRetainedSequence)
         }

@@ -67,7 +67,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
     }
 
     func cancel(_ id: String) async throws -> Bool {
-        try await logs.check(id, after: 0)
+        try await logs.requireKnown(id)
         guard await logs.end(id, with: .error(code: "cancelled", message: "the answer was cancelled by the client"))
         else { return false }
         metrics.eventsAppended(1)

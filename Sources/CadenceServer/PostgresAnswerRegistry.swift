@@ -342,8 +342,10 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         rounds += 1
         await renewLeases()
         await takeOverExpiredLeases()
-        // The safety net under notifications: every unfinished mirror is compared with the table.
-        for id in await logs.unfinishedAnswers() { schedule(id) }
+        // The safety net under notifications: every unfinished mirror of an answer produced elsewhere is
+        // compared with the table (this node's own answers fill their mirrors as they append, and
+        // renewing the leases above tells it which of them ended elsewhere).
+        for id in await logs.unfinishedAnswers() where owned[id] == nil { schedule(id) }
         await evictIdleMirrors()
         let purgeEvery = max(1, Int((min(configuration.retention / 4, .seconds(60)) / configuration.heartbeatInterval)))
         if rounds % purgeEvery == 0 {

@@ -60,6 +60,27 @@ struct AnswerCancelTests {
         }
     }
 
+    @Test func anAnswerWhoseFirstEventsLeftTheReplayLogCanStillBeCancelled() async throws {
+        let engine = ScriptedEngine()
+        var configuration = ServerConfiguration()
+        configuration.replay = ReplayLimits(maxEvents: 2)
+        try await withServer(engine: engine, configuration: configuration) { server in
+            // One token at a time, each read before the next, so the reader itself never falls behind.
+            let connection = try await SSETransport(baseURL: server.baseURL).open(Self.question, resume: nil)
+            let id = try #require(connection.answerID)
+            var items = connection.items.makeAsyncIterator()
+            for token in ["a", "b", "c", "d"] {
+                engine.push(.token(token))
+                while case .event(let event)? = try await items.next() {
+                    if case .token = event.kind { break }
+                }
+            }
+            let (status, body) = try await Self.delete(server, id)
+            try #require(status == 200, "\(String(describing: body))")
+            await engine.cancelled.wait()
+        }
+    }
+
     @Test func aFinishedAnswerCannotBeCancelled() async throws {
         try await withServer(engine: instantEngine) { server in
             let (id, received) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
