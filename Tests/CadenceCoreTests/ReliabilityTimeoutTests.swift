@@ -3,9 +3,9 @@ import Testing
 
 @Suite("Reliability: timeouts")
 struct ReliabilityTimeoutTests {
-    @Test("idle timeout runs on content: keepalives do not reset it")
+    @Test("idle timeout runs on content: keepalives do not reset it (no cursor, so no resume first)")
     func keepalivesDoNotResetIdle() {
-        var machine = streamingMachine(onlyTimeouts(idle: .seconds(120), byteIdle: .seconds(45)))
+        var machine = streamingMachine(onlyTimeouts(idle: .seconds(120), byteIdle: .seconds(45)), answerID: nil)
         _ = machine.received(tokenEvent("Partial", 1), now: .seconds(1))
         for second in stride(from: 15, through: 120, by: 15) {
             #expect(machine.keepAliveReceived(now: .seconds(second)) == [])

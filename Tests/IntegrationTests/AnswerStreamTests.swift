@@ -85,7 +85,7 @@ struct AnswerStreamTests {
         #expect(server.requests.count == 1)
     }
 
-    @Test("a stalled stream times out on the injected clock and keeps its partial text")
+    @Test("a stalled stream resumes once on the injected clock; stalled again, it times out keeping its partial text")
     func idleTimeoutKeepsPartialText() async throws {
         let script = FaultScript.answer(text: Self.text)
         let server = try await FaultServer.start(script: script)
@@ -95,7 +95,7 @@ struct AnswerStreamTests {
             Task { await server.shutdown() }
         }
         let bytes = script.frames(after: 0)
-        server.enqueue(.stall(afterBytes: bytes.frameEnds[8], gate: gate))
+        server.enqueue(.stall(afterBytes: bytes.frameEnds[8], gate: gate), .stall(afterBytes: 0, gate: gate))
         let clock = ManualClock()
         var configuration = Self.quickRetries
         configuration.idleTimeout = .seconds(120)
@@ -108,6 +108,18 @@ struct AnswerStreamTests {
         var iterator = stream.makeAsyncIterator()
         var updates: [AnswerUpdate] = []
         while Self.text(of: updates).isEmpty, let update = await iterator.next() { updates.append(update) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(121))
+        // The idle timeout resumes once: past the retry wait, a new connection asks for what follows.
+        while updates.last != .reconnected, let update = await iterator.next() {
+            updates.append(update)
+            if case .reconnecting = update {
+                await clock.waitForSleepers(1)
+                clock.advance(by: configuration.backoffMax)
+            }
+        }
+        #expect(server.requests.last?.lastEventID == 9)
+        // The resumed stream stalls too: the next idle timeout ends the answer.
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(121))
         while let update = await iterator.next() { updates.append(update) }

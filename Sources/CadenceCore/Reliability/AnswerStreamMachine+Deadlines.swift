@@ -23,13 +23,36 @@ extension AnswerStreamMachine {
 
     /// Ends the answer when a timeout that ends answers (overall, first token, idle) is due at
     /// `now`; the earliest due wins. Returns `nil` when none is due.
+    ///
+    /// The idle timeout first resumes once on a fresh connection (see ``resumeAfterContentIdle(now:)``);
+    /// it ends the answer only when that is not possible or was already tried.
     mutating func expireTimeouts(now: Duration) -> [Action]? {
         switch state {
         case .idle, .finished: return nil
         case .connecting, .streaming, .waitingToReconnect: break
         }
         guard let due = earliestTimeout, now >= due.at else { return nil }
+        if due.timeout == .idle, let resumed = resumeAfterContentIdle(now: now) { return resumed }
         return endByTimeout(due.timeout, closing: connection != nil)
+    }
+
+    /// The idle timeout passed on an open connection that still sends bytes (keepalives) or has
+    /// gone silent: the usual cause is a stuck proxy or load balancer in between, while the server
+    /// goes on writing. So the first time, the connection is replaced by a resume from the last
+    /// applied event, counted as a retry, and the idle timeout starts again. If that connection is
+    /// idle too, the answer ends as timed out. New content makes another resume possible later.
+    ///
+    /// Returns `nil` (end the answer) when there is no open connection, no cursor to resume from, a
+    /// stored `complete` (the answer is whole), no retry left, the resume was already tried, or
+    /// another timeout is due too (a late driver).
+    private mutating func resumeAfterContentIdle(now: Duration) -> [Action]? {
+        guard !resumedForIdle, connection != nil, content.storedCompletion == nil, content.resumeCursor != nil,
+            attempt < configuration.maxAttempts
+        else { return nil }
+        if let other = earliestTimeout(includingIdle: false), now >= other.at { return nil }
+        resumedForIdle = true
+        lastContentAt = now
+        return [.closeConnection] + scheduleRetry(retryAfter: nil, now: now)
     }
 
     /// Ends the answer because `timeout` passed: the server's completion if `complete` was stored,

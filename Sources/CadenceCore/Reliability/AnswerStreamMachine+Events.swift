@@ -41,6 +41,7 @@ extension AnswerStreamMachine {
         actions += content.apply(event).map(Action.emit)
         if event.kind.isContent {
             lastContentAt = now
+            resumedForIdle = false
             attempt = 1  // progress: the retry budget starts again
         }
         return actions

@@ -30,7 +30,7 @@ extension AnswerStreamMachine {
     }
 
     /// Waits before the next attempt and tells the consumer.
-    private mutating func scheduleRetry(retryAfter: Duration?, now: Duration) -> [Action] {
+    mutating func scheduleRetry(retryAfter: Duration?, now: Duration) -> [Action] {
         attempt += 1
         let jitter = Double.random(in: 0..<1, using: &random)
         let delay = configuration.retryDelay(beforeAttempt: attempt, retryAfter: retryAfter, jitter: jitter)

@@ -75,6 +75,9 @@ public struct AnswerStreamMachine: Sendable {
     var startedAt: Duration = .zero
     /// The last content event (or the start): the idle timeout runs from here.
     var lastContentAt: Duration = .zero
+    /// Whether the idle timeout already replaced the connection since the last content: it does
+    /// so once, and the next idle timeout ends the answer.
+    var resumedForIdle = false
     /// Connection attempts in a row without progress, the current one included.
     public internal(set) var attempt = 0
     /// Every connection asked for, over the answer's life.
@@ -130,7 +133,10 @@ public struct AnswerStreamMachine: Sendable {
 
     /// The earliest deadline among the timeouts that end the answer (overall, first token, idle);
     /// a tie goes to the first in that order.
-    var earliestTimeout: (timeout: AnswerTimeout, at: Duration)? {
+    var earliestTimeout: (timeout: AnswerTimeout, at: Duration)? { earliestTimeout(includingIdle: true) }
+
+    /// ``earliestTimeout``, optionally leaving the idle timeout out.
+    func earliestTimeout(includingIdle: Bool) -> (timeout: AnswerTimeout, at: Duration)? {
         var earliest: (timeout: AnswerTimeout, at: Duration)?
         func consider(_ timeout: AnswerTimeout, _ limit: Duration?, from start: Duration) {
             guard let limit else { return }
@@ -140,7 +146,7 @@ public struct AnswerStreamMachine: Sendable {
         if !content.hasToken, content.storedCompletion == nil {
             consider(.firstToken, configuration.firstTokenTimeout, from: startedAt)
         }
-        consider(.idle, configuration.idleTimeout, from: lastContentAt)
+        if includingIdle { consider(.idle, configuration.idleTimeout, from: lastContentAt) }
         return earliest
     }
 

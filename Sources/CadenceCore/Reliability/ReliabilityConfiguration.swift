@@ -3,6 +3,9 @@
 /// Every timeout is optional (`nil` turns it off) and none resets another:
 /// - ``idleTimeout`` runs from the last piece of *content* (any event except `: flush-tokens`);
 ///   keepalives do not reset it, so a server that only sends keepalives cannot hang the client.
+///   When it passes on an open connection, the stream first resumes once on a new connection (a
+///   stuck proxy is the usual cause, and the server may have the rest); if that connection brings
+///   no content within another `idleTimeout`, the answer ends as timed out, its partial text kept.
 /// - ``byteIdleTimeout`` runs from the last byte of any kind on the current connection, keepalives
 ///   included. It catches a dead connection, so it is handled like a dropped connection: the stream
 ///   resumes when it can, and only otherwise ends as a timeout.
@@ -15,7 +18,7 @@
 /// let polling = ReliabilityConfiguration.polling       // one 30 s safety timeout, never reset
 /// ```
 public struct ReliabilityConfiguration: Sendable, Hashable {
-    /// How long the answer may go without new content (seed 000: 120 s).
+    /// How long the answer may go without new content (seed 000: 120 s), resuming once in between.
     public var idleTimeout: Duration?
     /// How long a connection may go without any byte. The default, 45 s, is three missed keepalives
     /// of the reference server (it sends `: keepalive` every 15 s while quiet), so it only fires on a

@@ -4,57 +4,66 @@ import CadenceCore
 
 /// Runs one question against a research server and prints it; shared by `demo`, `ask` and `chat`.
 enum AnswerSession {
-    /// Streams the answer to the terminal through ``AnswerStream`` (resume, retry, timeouts).
-    /// Throws `ExitCode.failure` after printing whatever arrived and a one-line reason on stderr.
-    @discardableResult
+    /// Streams the answer to the terminal through ``AnswerStream`` (resume, retry, timeouts), and
+    /// Ctrl-C cancels it. Returns what was printed and how the answer ended; the caller reports the
+    /// ending (``AnswerEnding/conclude()``).
     static func run(
         transport: any ResearchTransport, request: AnswerRequest, configuration: ReliabilityConfiguration,
         output: TerminalOutput, showsStages: Bool, recording: AnswerRecording? = nil, json: Bool = false
-    ) async throws -> String {
+    ) async throws -> PrintedAnswer {
         let updates = AnswerStream(request: request, transport: transport, configuration: configuration)
         if json { return try await printJSON(updates, output: output, recording: recording) }
-        var printer = AnswerPrinter(output: output, showsStages: showsStages)
-        var recording = recording
-        for await update in updates {
-            await recording?.record(update)
+        let (printer, ending) = try await present(updates, recording: recording) { [output] in
+            AnswerPrinter(output: output, showsStages: showsStages)
+        } show: { printer, update in
             printer.handle(update)
         }
         printer.finish()
-        if let failure = printer.failure {
-            TerminalOutput.error(failure)
-            throw ExitCode.failure
-        }
-        return printer.text
+        return PrintedAnswer(text: printer.text, ending: ending)
     }
 
-    /// `--json`: each update as one JSON line, as it arrives. Fails like the text output does.
+    /// `--json`: each update as one JSON line, as it arrives.
     static func printJSON(
-        _ updates: some AsyncSequence<AnswerUpdate, Never>, output: TerminalOutput, recording: AnswerRecording?
-    ) async throws -> String {
-        var recording = recording
-        var text = ""
-        var failure: String?
-        for await update in updates {
-            await recording?.record(update)
+        _ updates: some AsyncSequence<AnswerUpdate, Never> & Sendable, output: TerminalOutput,
+        recording: AnswerRecording?
+    ) async throws -> PrintedAnswer {
+        let (text, ending) = try await present(updates, recording: recording) {
+            ""
+        } show: { text, update in
             output.line(update.json.jsonText)
-            switch update {
-            case .textAppended(let chunk): text += chunk
-            case .failed(let answerFailure): failure = answerFailure.commandLineMessage
-            case .cancelled: failure = "cancelled"
-            default: break
-            }
+            if case .textAppended(let chunk) = update { text += chunk }
         }
-        if let failure {
-            TerminalOutput.error(failure)
-            throw ExitCode.failure
-        }
-        return text
+        return PrintedAnswer(text: text, ending: ending)
     }
-}
 
-extension AnswerFailure {
-    /// The message, with what to do on the command line when the server wants a token (401).
-    var commandLineMessage: String {
-        status == 401 ? message + " Pass the server's token with --token or set CADENCE_TOKEN." : message
+    /// Shows each update with `show` as it arrives, saving it first, and returns what was shown
+    /// and how the answer ended. Ctrl-C cancels the answer: the cancellation is then shown and
+    /// saved like any other ending (by this task, which Ctrl-C does not cancel).
+    static func present<Shown: Sendable>(
+        _ updates: some AsyncSequence<AnswerUpdate, Never> & Sendable, recording: AnswerRecording?,
+        start: @escaping @Sendable () -> Shown, show: @escaping @Sendable (inout Shown, AnswerUpdate) -> Void
+    ) async throws -> (shown: Shown, ending: AnswerEnding) {
+        let (result, _) = try await Interrupt.cancellable { [recording] in
+            var shown = start()
+            var recording = recording
+            var text = ""
+            var ending: AnswerEnding?
+            for await update in updates {
+                await recording?.record(update)
+                show(&shown, update)
+                if case .textAppended(let chunk) = update { text += chunk }
+                if let ended = AnswerEnding(update) { ending = ended }
+            }
+            return (shown, recording, text, ending)
+        }
+        var (shown, recording, text, ending) = result
+        guard let ending else {
+            // Only Ctrl-C ends the updates early: the stream itself always ends with a terminal one.
+            let cancelled = AnswerUpdate.cancelled(partialText: text)
+            await recording?.record(cancelled)
+            show(&shown, cancelled)
+            return (shown, .cancelled)
+        }
+        return (shown, ending)
     }
 }

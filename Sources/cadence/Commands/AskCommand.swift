@@ -15,7 +15,10 @@ struct AskCommand: AsyncParsableCommand {
             cadence ask --research --provider ollama --model llama3.2 "How does resume work?"
 
             Each question and its answer are saved; `cadence chat --list` shows them, and --resume ID \
-            asks a follow-up with the conversation so far as context.
+            asks a follow-up with the conversation so far as context. Ctrl-C cancels the answer, keeping \
+            what arrived.
+
+            \(AnswerEnding.exitStatusHelp)
             """
     )
 
@@ -34,7 +37,7 @@ struct AskCommand: AsyncParsableCommand {
     private func ask(with source: SourceOptions) async throws {
         let output = TerminalOutput(plain: source.plain || source.json)
         guard let store = try history.openStore() else {
-            _ = try await source.answer([ChatTurn(role: "user", content: question)], output: output)
+            try await source.answer([ChatTurn(role: "user", content: question)], output: output).ending.conclude()
             return
         }
         let conversation = try await history.openConversation(in: store)
@@ -45,7 +48,8 @@ struct AskCommand: AsyncParsableCommand {
                 output.line(output.dim("Saved in conversation \(conversation.id) · follow up with --resume \(conversation.id)"))
             }
         }
-        _ = try await source.answer(
+        let answered = try await source.answer(
             conversation.history + [ChatTurn(role: "user", content: question)], output: output, recording: recording)
+        try answered.ending.conclude()
     }
 }

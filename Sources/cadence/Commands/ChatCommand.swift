@@ -16,6 +16,10 @@ struct ChatCommand: AsyncParsableCommand {
             Type a question and press Enter. An empty line is ignored; /exit or end of input (Ctrl-D) quits.
             Conversations are saved: --list shows them, --resume ID continues one, \
             --rename ID --title T renames one and --delete ID deletes one (an id, or its first characters).
+            Line by line (--plain, or in a pipe), Ctrl-C cancels the answer streaming and ends the chat; \
+            the exit status is that of the worst-ended answer (cancelled, then failed, then timed out).
+
+            \(AnswerEnding.exitStatusHelp)
             """
     )
 
@@ -78,12 +82,14 @@ struct ChatCommand: AsyncParsableCommand {
         let store = try history.openStore()
         var conversation: Conversation?
         if let store { conversation = try await history.openConversation(in: store) }
+        var ending = AnswerEnding.completed
         if FullScreen.isAvailable(plain: source.plain || source.json) {
             try await runFullScreen(source: source, store: store, conversation: conversation)
         } else {
-            try await runLines(source: source, output: output, store: store, conversation: conversation)
+            ending = try await runLines(source: source, output: output, store: store, conversation: conversation)
         }
         if let store, let conversation { try await Self.finish(conversation.id, in: store, output: output) }
+        if ending != .completed { throw ending.exitCode }
     }
 
     /// The full-screen UI: earlier answers shown in full, new ones paced and saved as they stream.
@@ -103,10 +109,12 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     /// Line by line, for pipes, scripts and `--plain`: read a question, stream its answer, repeat.
+    /// Returns the most severe ending of its answers, which sets the exit status.
     private func runLines(
         source: SourceOptions, output: TerminalOutput, store: SQLiteConversationStore?, conversation: Conversation?
-    ) async throws
+    ) async throws -> AnswerEnding
     {
+        var worst = AnswerEnding.completed
         var turns = conversation?.history ?? []
         if let conversation, !conversation.answers.isEmpty, output.styled {
             let count = conversation.answers.count
@@ -123,15 +131,18 @@ struct ChatCommand: AsyncParsableCommand {
             if let store, let conversation {
                 recording = await AnswerRecording.begin(history.recorder(in: store), in: conversation.id, query: question)
             }
-            do {
-                let answer = try await source.answer(turns, output: output, recording: recording)
-                turns.append(ChatTurn(role: "assistant", content: answer))
-            } catch {
-                // The reason is on stderr already; the conversation goes on without the failed turn.
-                turns.removeLast()
+            let answered = try await source.answer(turns, output: output, recording: recording)
+            answered.ending.report()
+            if answered.ending.severity > worst.severity { worst = answered.ending }
+            if answered.ending == .completed {
+                turns.append(ChatTurn(role: "assistant", content: answered.text))
+            } else {
+                turns.removeLast()  // the conversation goes on without the unfinished turn
             }
             if !source.json { output.line() }
+            if answered.ending == .cancelled { break }  // Ctrl-C ends the chat, as it would at the prompt
         }
+        return worst
     }
 
     /// A conversation nothing was asked in is not kept; one that was says how to continue it.

@@ -21,6 +21,8 @@ struct DemoCommand: AsyncParsableCommand {
             offline corpus engine (for example --provider ollama --model llama3.2).
             With --url the demo asks a running Cadence server (or a load balancer in front of several) \
             instead, sending --token (or $CADENCE_TOKEN) when the server needs one.
+
+            With --plain or --json: \(AnswerEnding.exitStatusHelp)
             """
     )
 
@@ -86,7 +88,7 @@ struct DemoCommand: AsyncParsableCommand {
     private func show(transport: SSETransport, serverDescription: String, output: TerminalOutput) async throws {
         var configuration = ReliabilityConfiguration()
         if model.provider != nil {
-            configuration.firstTokenTimeout = .seconds(ReliabilityOptions.modelResearchFirstTokenTimeout)
+            configuration.firstTokenTimeout = ReliabilityOptions.modelResearchFirstTokenTimeout.duration
         }
         if FullScreen.isAvailable(plain: plain || json) {
             let chat = await ChatViewModel(
@@ -98,9 +100,10 @@ struct DemoCommand: AsyncParsableCommand {
             return
         }
         if json {
-            _ = try await AnswerSession.printJSON(
+            try await AnswerSession.printJSON(
                 AnswerStream(request: AnswerRequest(query: question), transport: transport, configuration: configuration),
-                output: output, recording: nil)
+                output: output, recording: nil
+            ).ending.conclude()
             return
         }
         if output.styled {
@@ -111,6 +114,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         try await AnswerSession.run(
             transport: transport, request: AnswerRequest(query: question), configuration: configuration,
-            output: output, showsStages: !plain)
+            output: output, showsStages: !plain
+        ).ending.conclude()
     }
 }

@@ -4,42 +4,43 @@ import CadenceCore
 
 /// Streams one model answer to the terminal; the provider counterpart of ``AnswerSession``.
 enum ModelAnswerSession {
+    /// Streams the answer, dimming the model's reasoning on a terminal, and saves it; Ctrl-C
+    /// cancels it. Returns what was printed and how the answer ended.
     static func run(
         client: ModelClient, turns: [ChatTurn], output: TerminalOutput, recording: AnswerRecording? = nil
-    ) async throws -> String {
-        var recording = recording
-        var text = ""
-        var reasoningShown = false
-        var failure: String?
-        var finish: FinishReason?
-        do {
-            for try await event in client.stream(turns) {
-                switch event {
-                case .text(let delta, 0):
-                    if reasoningShown, text.isEmpty { output.write("\n\n") }
-                    await recording?.record(.textAppended(delta))
-                    text += delta
-                    output.write(delta)
-                case .refusal(let delta, 0):
-                    await recording?.record(.textAppended(delta))
-                    text += delta
-                    output.write(delta)
-                case .reasoning(let delta, 0) where output.styled:
-                    reasoningShown = true
-                    output.write(output.dim(delta))
-                case .finish(let reason, 0):
-                    finish = reason
-                case .error(let error):
-                    failure = error.message
-                default:
-                    break
+    ) async throws -> PrintedAnswer {
+        let (streamed, interrupted) = try await Interrupt.cancellable { [recording] in
+            var recording = recording
+            var text = ""
+            var reasoningShown = false
+            var failure: String?
+            var finish: FinishReason?
+            do {
+                for try await event in client.stream(turns) {
+                    switch event {
+                    case .text(let delta, 0), .refusal(let delta, 0):
+                        if reasoningShown, text.isEmpty { output.write("\n\n") }
+                        await recording?.record(.textAppended(delta))
+                        text += delta
+                        output.write(delta)
+                    case .reasoning(let delta, 0) where output.styled:
+                        reasoningShown = true
+                        output.write(output.dim(delta))
+                    case .finish(let reason, 0):
+                        finish = reason
+                    case .error(let error):
+                        failure = error.message
+                    default:
+                        break
+                    }
                 }
+            } catch let error as CadenceClientError {
+                failure = error.message
+            } catch is CancellationError {
             }
-        } catch let error as CadenceClientError {
-            failure = error.message
-        } catch is CancellationError {
-            failure = "cancelled"
+            return (recording, text, failure, finish)
         }
+        var (recording, text, failure, finish) = streamed
         if !text.isEmpty, !text.hasSuffix("\n") { output.line() }
         if failure == nil, let finish, finish != .stop {
             switch finish {
@@ -49,19 +50,16 @@ enum ModelAnswerSession {
             default: TerminalOutput.error("note: the answer ended with reason \(finish.name)")
             }
         }
-        if let failure {
-            await recording?.record(
-                failure == "cancelled"
-                    ? .cancelled(partialText: text)
-                    : .failed(AnswerFailure(.connection, message: failure, partialText: text)))
+        let ending: AnswerUpdate
+        if interrupted, finish != .stop {
+            ending = .cancelled(partialText: text)
+        } else if let failure {
+            ending = .failed(AnswerFailure(.connection, message: failure, partialText: text))
         } else {
-            await recording?.record(.completed(AnswerCompletion(reason: .completed, text: text)))
+            ending = .completed(AnswerCompletion(reason: .completed, text: text))
         }
-        if let failure {
-            TerminalOutput.error(failure)
-            throw ExitCode.failure
-        }
-        return text
+        await recording?.record(ending)
+        return PrintedAnswer(text: text, ending: AnswerEnding(ending) ?? .completed)
     }
 }
 

@@ -12,18 +12,25 @@ struct ReliabilityOptions: ParsableArguments {
     @Option(name: .long, help: "How answers travel: sse, websocket or polling.")
     var transport: Transport = .sse
 
-    @Option(name: .long, help: "Seconds without new content before the answer ends with what it has.")
-    var idleTimeout: Double = 120
+    @Option(
+        name: .long,
+        help: "How long without new content before the stream resumes once, and then ends with what it has (30, 30s, 2m, 500ms).")
+    var idleTimeout: DurationArgument = "120s"
 
-    @Option(name: .long, help: "Seconds to wait for the first token (default 60; 300 when researching with a model, whose planning and searching come first).")
-    var firstTokenTimeout: Double?
+    @Option(
+        name: .long,
+        help: "How long a connection may send nothing at all, not even a keepalive, before it is resumed on a new one.")
+    var connectionIdleTimeout: DurationArgument = "45s"
+
+    @Option(name: .long, help: "How long to wait for the first token (default 60s; 300s when researching with a model, whose planning and searching come first).")
+    var firstTokenTimeout: DurationArgument?
 
     /// The first-token timeout when a model plans and searches before it writes: local models can
     /// take minutes over that, while the research stages keep arriving.
-    static let modelResearchFirstTokenTimeout: Double = 300
+    static let modelResearchFirstTokenTimeout: DurationArgument = "300s"
 
-    @Option(name: .long, help: "Seconds an answer may take in all, never reset (default 360; 30 with polling).")
-    var timeout: Double?
+    @Option(name: .long, help: "How long an answer may take in all, never reset (default 360s; 30s with polling).")
+    var timeout: DurationArgument?
 
     @Option(name: .long, help: "Connection attempts in a row without progress before giving up.")
     var retries: Int = 3
@@ -37,9 +44,12 @@ struct ReliabilityOptions: ParsableArguments {
     }
 
     func validate() throws {
-        let timeouts = [("--idle-timeout", idleTimeout), ("--first-token-timeout", firstTokenTimeout ?? 1), ("--timeout", timeout ?? 1)]
-        for (name, value) in timeouts where !(value > 0) {
-            throw ValidationError("\(name) must be a positive number of seconds")
+        let timeouts = [
+            ("--idle-timeout", idleTimeout), ("--connection-idle-timeout", connectionIdleTimeout),
+            ("--first-token-timeout", firstTokenTimeout ?? "1s"), ("--timeout", timeout ?? "1s"),
+        ]
+        for (name, value) in timeouts where !value.isPositive {
+            throw ValidationError("\(name) must be longer than zero")
         }
         if retries < 1 { throw ValidationError("--retries must be at least 1") }
         if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
@@ -48,10 +58,11 @@ struct ReliabilityOptions: ParsableArguments {
     var configuration: ReliabilityConfiguration {
         // Polling follows seed 003: one safety timeout and nothing else, unless asked otherwise.
         var configuration = transport == .polling ? ReliabilityConfiguration.polling : ReliabilityConfiguration()
-        if let timeout { configuration.overallTimeout = .milliseconds(Int(timeout * 1000)) }
+        if let timeout { configuration.overallTimeout = timeout.duration }
         if transport != .polling {
-            configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
-            configuration.firstTokenTimeout = .milliseconds(Int((firstTokenTimeout ?? 60) * 1000))
+            configuration.idleTimeout = idleTimeout.duration
+            configuration.byteIdleTimeout = connectionIdleTimeout.duration
+            configuration.firstTokenTimeout = (firstTokenTimeout ?? "60s").duration
         }
         configuration.maxAttempts = retries
         return configuration

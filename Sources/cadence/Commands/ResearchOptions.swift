@@ -11,14 +11,14 @@ struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "A folder of markdown and text files to answer from, instead of the built-in corpus.")
     var corpus: String?
 
-    @Option(name: .long, help: "With a model: seconds a model call may stay silent before the answer ends with an error.")
-    var modelIdleTimeout: Double = 60
+    @Option(name: .long, help: "With a model: how long a model call may stay silent before the answer ends with an error.")
+    var modelIdleTimeout: DurationArgument = "60s"
 
     @Option(name: .long, help: "With a model: the most search rounds (the model may stop earlier).")
     var maxRounds: Int = 3
 
     func validate() throws {
-        if !(modelIdleTimeout > 0) { throw ValidationError("--model-idle-timeout must be a positive number of seconds") }
+        if !modelIdleTimeout.isPositive { throw ValidationError("--model-idle-timeout must be longer than zero") }
         if maxRounds < 1 { throw ValidationError("--max-rounds must be at least 1") }
     }
 
@@ -37,7 +37,7 @@ struct ResearchOptions: ParsableArguments {
         }
         var configuration = ResearchConfiguration()
         configuration.maxRounds = maxRounds
-        configuration.modelIdleTimeout = .milliseconds(Int(modelIdleTimeout * 1000))
+        configuration.modelIdleTimeout = modelIdleTimeout.duration
         return ModelResearchEngine(corpus: corpus, client: ModelClient(provider: provider), configuration: configuration)
     }
 

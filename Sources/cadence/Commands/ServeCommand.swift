@@ -38,11 +38,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Share answers with other nodes through this PostgreSQL database (or set CADENCE_POSTGRES_URL).")
     var postgres: String?
 
-    @Option(name: .long, help: "With --postgres: seconds a node may go silent before others end its answers as interrupted.")
-    var leaseTimeout: Double = 10
+    @Option(name: .long, help: "With --postgres: how long a node may go silent before others end its answers as interrupted (10s, 1m, …).")
+    var leaseTimeout: DurationArgument = "10s"
 
-    @Option(name: .long, help: "With --postgres: seconds a finished answer stays available for resuming.")
-    var retention: Double = 24 * 3600
+    @Option(name: .long, help: "With --postgres: how long a finished answer stays available for resuming.")
+    var retention: DurationArgument = "24h"
 
     @Option(name: .long, help: "The most answers this node produces at once; more get 503 with Retry-After.")
     var maxAnswers: Int?
@@ -56,8 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The most connections served at once; more wait, unaccepted, until one closes.")
     var maxConnections: Int?
 
-    @Option(name: .long, help: "Seconds a connection may take to send a whole request head before it is closed.")
-    var requestTimeout: Double = 10
+    @Option(name: .long, help: "How long a connection may take to send a whole request head before it is closed.")
+    var requestTimeout: DurationArgument = "10s"
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
@@ -68,12 +68,11 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if !(leaseTimeout > 0) { throw ValidationError("--lease-timeout must be a positive number of seconds") }
-        if !(retention >= 0) { throw ValidationError("--retention must not be negative") }
+        if !leaseTimeout.isPositive { throw ValidationError("--lease-timeout must be longer than zero") }
         if let maxAnswers, maxAnswers < 1 { throw ValidationError("--max-answers must be at least 1") }
         if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
-        if !(requestTimeout > 0) { throw ValidationError("--request-timeout must be a positive number of seconds") }
+        if !requestTimeout.isPositive { throw ValidationError("--request-timeout must be longer than zero") }
         if requiredToken == nil, !allowAnonymous, !Self.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) lets other machines connect, and without a token anyone could use this server: "
@@ -86,13 +85,12 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(host: host, port: port, maxAnswers: maxAnswers)
         configuration.token = requiredToken
         configuration.maxConnections = maxConnections
-        configuration.requestReadTimeout = .milliseconds(Int(requestTimeout * 1000))
+        configuration.requestReadTimeout = requestTimeout.duration
         let environment = ProcessInfo.processInfo.environment
         if let url = postgres ?? environment["CADENCE_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do {
                 configuration.postgres = try PostgresConfiguration(
-                    url: url, leaseTimeout: .milliseconds(Int(leaseTimeout * 1000)),
-                    retention: .milliseconds(Int(retention * 1000)))
+                    url: url, leaseTimeout: leaseTimeout.duration, retention: retention.duration)
             } catch {
                 throw ValidationError("\(error)")
             }

@@ -77,8 +77,10 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// Asks the question (the last turn) with the earlier turns as context, printing the answer as it
-    /// streams. Returns the answer text, or throws `ExitCode.failure` after a one-line reason on stderr.
-    func answer(_ turns: [ChatTurn], output: TerminalOutput, recording: AnswerRecording? = nil) async throws -> String {
+    /// streams; Ctrl-C cancels it. Returns what was printed and how the answer ended.
+    func answer(_ turns: [ChatTurn], output: TerminalOutput, recording: AnswerRecording? = nil) async throws
+        -> PrintedAnswer
+    {
         if let provider = modelProvider() {
             let client = ModelClient(provider: provider)
             if json {

@@ -14,7 +14,8 @@ struct AnswerPrinter {
     private(set) var followUps: [String] = []
     /// Citations the server's check found unsupported (from the completion's metadata).
     private(set) var unsupported: [UnsupportedCitation] = []
-    private(set) var failure: String?
+    /// How the answer ended, once it has.
+    private(set) var ending: AnswerEnding?
     private var inText = false
     /// On a terminal, text is wrapped at word boundaries to this width; elsewhere it is left alone.
     private let wrapWidth: Int?
@@ -27,6 +28,7 @@ struct AnswerPrinter {
     }
 
     mutating func handle(_ update: AnswerUpdate) {
+        if let ended = AnswerEnding(update) { ending = ended }
         switch update {
         case .textAppended(let token):
             if !inText, showsStages { output.line() }
@@ -46,14 +48,10 @@ struct AnswerPrinter {
             sources = completion.sources.isEmpty ? sources : completion.sources
             followUps = completion.followUps
             unsupported = UnsupportedCitation.list(in: completion.metadata)
-            if completion.reason == .timedOut {
-                TerminalOutput.error("note: the answer timed out; showing the \(text.count) characters received")
-            }
         case .failed(let answerFailure):
             sources = answerFailure.sources.isEmpty ? sources : answerFailure.sources
-            failure = answerFailure.commandLineMessage
         case .cancelled:
-            failure = "cancelled"
+            break
         }
     }
 

@@ -1,0 +1,94 @@
+import ArgumentParser
+import CadenceCore
+
+/// How an answer ended, and so how `ask`, `chat --plain` and `demo --plain` exit.
+///
+/// | status | meaning |
+/// |---|---|
+/// | 0 | the answer completed |
+/// | 1 | it failed: what arrived is printed, the reason is one line on stderr |
+/// | 64 | usage error (ArgumentParser's) |
+/// | 124 | a timeout ended it early: the partial text is printed (as `timeout(1)` does) |
+/// | 130 | cancelled with Ctrl-C: what arrived is printed and saved as cancelled |
+enum AnswerEnding: Sendable, Equatable {
+    case completed
+    /// A timeout ended the answer with partial text; `note` says so.
+    case timedOut(note: String)
+    /// The answer failed; `reason` is its one-line message.
+    case failed(reason: String)
+    case cancelled
+
+    /// The `--help` text that documents the exit status.
+    static let exitStatusHelp = """
+        Exit status: 0 the answer completed; 1 it failed (what arrived is printed, and the reason on \
+        stderr); 64 usage error; 124 a timeout ended it early (the partial text is printed); 130 \
+        cancelled with Ctrl-C.
+        """
+
+    /// The ending an update announces, or `nil` for an update that does not end the answer.
+    init?(_ update: AnswerUpdate) {
+        switch update {
+        case .completed(let completion) where completion.reason == .timedOut:
+            let timeout = completion.timeout.map { " (\($0.name))" } ?? ""
+            self = .timedOut(note: "the answer timed out\(timeout); showing the \(completion.text.count) characters received")
+        case .completed:
+            self = .completed
+        case .failed(let failure):
+            self = .failed(reason: failure.commandLineMessage)
+        case .cancelled:
+            self = .cancelled
+        case .textAppended, .sourcesMerged, .stageChanged, .reconnecting, .reconnected:
+            return nil
+        }
+    }
+
+    /// The exit status of this ending.
+    var exitCode: ExitCode {
+        switch self {
+        case .completed: .success
+        case .failed: .failure
+        case .timedOut: ExitCode(124)
+        case .cancelled: ExitCode(130)
+        }
+    }
+
+    /// How much worse than `other` this ending is, for a chat of several answers: cancelled, then
+    /// failed, then timed out, then completed.
+    var severity: Int {
+        switch self {
+        case .completed: 0
+        case .timedOut: 1
+        case .failed: 2
+        case .cancelled: 3
+        }
+    }
+
+    /// Says why on stderr in one line, unless the answer completed.
+    func report() {
+        switch self {
+        case .completed: return
+        case .timedOut(let note): TerminalOutput.error("note: \(note)")
+        case .failed(let reason): TerminalOutput.error(reason)
+        case .cancelled: TerminalOutput.error("cancelled")
+        }
+    }
+
+    /// Says why on stderr and throws the exit status, unless the answer completed.
+    func conclude() throws {
+        report()
+        if self != .completed { throw exitCode }
+    }
+}
+
+/// One answer as the command printed it.
+struct PrintedAnswer: Sendable {
+    var text: String
+    var ending: AnswerEnding
+}
+
+extension AnswerFailure {
+    /// The message, with what to do on the command line when the server wants a token (401).
+    var commandLineMessage: String {
+        status == 401 ? message + " Pass the server's token with --token or set CADENCE_TOKEN." : message
+    }
+}

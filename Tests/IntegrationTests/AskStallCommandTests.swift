@@ -1,0 +1,162 @@
+import CadenceCore
+import CadenceStore
+import CadenceTesting
+import Foundation
+import Testing
+
+/// `cadence ask` through connections that stall mid-answer, and the exit status of every ending,
+/// on the built binary against a fault-injecting server.
+@Suite("cadence ask: stalls resume, and the exit status says how the answer ended")
+struct AskStallCommandTests {
+    static let script = FaultScript.answer(
+        text: "A stalled proxy must not cost the reader the rest of the answer — ça va?", tokenCharacters: 4)
+
+    /// The byte offset after the script's first `tokens` tokens (three research events come first).
+    static func stallPoint(afterTokens tokens: Int) -> Int { script.frames(after: 0).frameEnds[3 + tokens - 1] }
+
+    @Test("a stall mid-answer, with keepalives or silent, resumes and prints exactly the server's answer", arguments: [true, false])
+    func stallResumes(keepalives: Bool) async throws {
+        let server = try await FaultServer.start(script: Self.script)
+        defer { Task { await server.shutdown() } }
+        let gate = FaultGate()
+        defer { gate.release() }
+        server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 2), gate: gate, keepalives: keepalives))
+        let result = try await CadenceBinary.run([
+            "ask", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "1s", "question",
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix(Self.script.text + "\n"), "stdout: \(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "ça va?").count == 2, "the text appears once")
+        #expect(result.stderr.contains("reconnecting"))
+        let requests = server.requests
+        #expect(requests.count == 2)
+        #expect(requests.last?.lastEventID == 5, "the resume starts after the last event printed")
+    }
+
+    @Test("a silent connection is resumed by the connection idle timeout, well before the content idle timeout")
+    func connectionIdleResumes() async throws {
+        let server = try await FaultServer.start(script: Self.script)
+        defer { Task { await server.shutdown() } }
+        let gate = FaultGate()
+        defer { gate.release() }
+        server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 1), gate: gate))
+        let result = try await CadenceBinary.run([
+            "ask", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "2m",
+            "--connection-idle-timeout", "500ms", "question",
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix(Self.script.text + "\n"))
+        #expect(server.requests.last?.lastEventID == 4)
+    }
+
+    @Test("when the resumed stream stalls too, ask exits 124 with a prefix of the answer printed")
+    func stuckServerTimesOut() async throws {
+        let server = try await FaultServer.start(script: Self.script)
+        defer { Task { await server.shutdown() } }
+        let (first, second) = (FaultGate(), FaultGate())
+        defer {
+            first.release()
+            second.release()
+        }
+        server.enqueue(
+            .stall(afterBytes: Self.stallPoint(afterTokens: 2), gate: first, keepalives: true),
+            .stall(afterBytes: 0, gate: second, keepalives: true))
+        let result = try await CadenceBinary.run([
+            "ask", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "700ms", "question",
+        ])
+        #expect(result.status == 124, "stderr: \(result.stderr)")
+        let printed = result.stdout.components(separatedBy: "\n").first ?? ""
+        #expect(!printed.isEmpty && Self.script.text.hasPrefix(printed) && printed != Self.script.text, "stdout: \(result.stdout)")
+        let notes = result.stderr.split(separator: "\n").filter { !$0.contains("reconnecting") && !$0.contains("Reconnected") }
+        #expect(notes.count == 1, "one line on stderr: \(result.stderr)")
+        #expect(notes.first?.contains("timed out (idle timeout)") == true)
+        #expect(server.requests.count == 2, "resumed once, then gave up")
+    }
+
+    @Test("chat --plain exits with the worst ending of its answers: a timed-out one gives 124")
+    func chatPlainExitStatus() async throws {
+        let server = try await FaultServer.start(script: Self.script)
+        defer { Task { await server.shutdown() } }
+        let gate = FaultGate()
+        defer { gate.release() }
+        // The first question completes; the second times out (its stream and its resume stall).
+        server.enqueue(
+            .none, .stall(afterBytes: Self.stallPoint(afterTokens: 2), gate: gate),
+            .stall(afterBytes: 0, gate: gate))
+        let result = try await CadenceBinary.run(
+            ["chat", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "500ms"],
+            stdin: Data("first\nsecond\n".utf8))
+        #expect(result.status == 124, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix(Self.script.text + "\n"))
+    }
+
+    @Test("Ctrl-C cancels the answer: what arrived is printed and saved as cancelled, and ask exits 130")
+    func controlCCancels() async throws {
+        let server = try await FaultServer.start(script: Self.script)
+        defer { Task { await server.shutdown() } }
+        let gate = FaultGate()
+        defer { gate.release() }
+        server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 4), gate: gate, keepalives: true))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-interrupt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("history.sqlite").path
+        let child = try RunningBinary([
+            "ask", "--url", server.baseURL, "--plain", "--database", database, "--checkpoint-interval-ms", "0", "question",
+        ])
+        let shown = String(Self.script.text.prefix(16))
+        #expect(await child.read { $0.hasPrefix(shown) })
+        await gate.reached.wait()
+        let status = child.interrupt()
+        #expect(status == 130)
+        _ = await child.read { _ in false }  // the rest of its output: the text's end, then the sources
+        let printed = child.stdout.components(separatedBy: "\n").first ?? ""
+        #expect(printed.hasPrefix(shown) && Self.script.text.hasPrefix(printed) && printed != Self.script.text)
+
+        let store = try SQLiteConversationStore(path: database)
+        let summary = try #require(try await store.conversations().first)
+        let answer = try #require(try await store.conversation(summary.id)?.answers.first)
+        #expect(answer.state == .cancelled)
+        #expect(answer.text == printed)
+    }
+
+    @Test("Ctrl-C in demo --plain cancels the answer and exits 130")
+    func demoControlC() async throws {
+        let child = try RunningBinary(["demo", "--plain", "--engine-delay-ms", "50"])
+        #expect(await child.read { $0.count >= 3 })
+        #expect(child.interrupt() == 130)
+    }
+
+    @Test("durations take units: 30, 30s, 2m, 500ms; nonsense is a usage error (64)", arguments: [
+        ("1.5", 0), ("30s", 0), ("2m", 0), ("500ms", 0), ("1h", 0), ("0", 64), ("ten", 64), ("5x", 64), ("-1s", 64),
+    ])
+    func durations(value: String, status: Int32) async throws {
+        let server = try await FaultServer.start(script: Self.script)
+        defer { Task { await server.shutdown() } }
+        let result = try await CadenceBinary.run([
+            "ask", "--url", server.baseURL, "--plain", "--no-history", "--timeout", value, "question",
+        ])
+        #expect(result.status == status, "--timeout \(value): \(result.stderr)")
+        if status == 64 { #expect(result.stderr.contains("--timeout")) }
+    }
+
+    @Test("--help documents the exit status of ask, chat and demo", arguments: ["ask", "chat", "demo"])
+    func helpDocumentsExitStatus(command: String) async throws {
+        let result = try await CadenceBinary.run([command, "--help"])
+        #expect(result.status == 0)
+        let help = result.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        for phrase in ["0 the answer completed", "1 it failed", "64 usage error", "124 a timeout", "130 cancelled with Ctrl-C"] {
+            #expect(help.contains(phrase), "\(command) --help lacks “\(phrase)”")
+        }
+    }
+}
+
+extension RunningBinary {
+    /// Presses Ctrl-C (SIGINT), then waits for the process to exit and returns its exit status, or
+    /// `nil` when the signal killed it (a shell would show 130 then too, but nothing was saved or said).
+    func interrupt() -> Int32? {
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
+    }
+}
