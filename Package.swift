@@ -169,6 +169,7 @@ let package = Package(
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
                 "CadenceUI", "CadenceResearch",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

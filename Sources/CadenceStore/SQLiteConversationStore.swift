@@ -35,6 +35,7 @@ public final class SQLiteConversationStore: ConversationStore {
     private let processID: Int64
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> String
+    private let unsaved = UnsavedConversations()
 
     /// Opens (or creates) the database at `path`.
     ///
@@ -112,17 +113,20 @@ public final class SQLiteConversationStore: ConversationStore {
         let summary = ConversationSummary(
             id: id ?? makeID(), title: trimmed.isEmpty ? ConversationSummary.placeholderTitle : trimmed,
             createdAt: date, updatedAt: date, hasPlaceholderTitle: trimmed.isEmpty)
-        try await write("creating a conversation") { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO conversation (id, title, has_placeholder_title, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    summary.id, summary.title, summary.hasPlaceholderTitle, date.timeIntervalSince1970,
-                    date.timeIntervalSince1970,
-                ])
-        }
+        try await write("creating a conversation") { db in try Self.insert(summary, db) }
+        return summary
+    }
+
+    /// A new conversation, saved together with its first question by the first
+    /// ``beginAnswer(id:in:query:)`` in it, in one transaction: a process killed before then
+    /// leaves nothing behind, never a conversation without a question. Until then the store does
+    /// not list it.
+    public func newConversation() -> ConversationSummary {
+        let date = now()
+        let summary = ConversationSummary(
+            id: makeID(), title: ConversationSummary.placeholderTitle, createdAt: date, updatedAt: date,
+            hasPlaceholderTitle: true)
+        unsaved.add(summary)
         return summary
     }
 
@@ -172,9 +176,12 @@ public final class SQLiteConversationStore: ConversationStore {
         let date = now()
         let stamp = date.timeIntervalSince1970
         let pid = processID
-        return try await write("recording a question in \(conversationID)") { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE id = ?", arguments: [conversationID]) != nil
-            else { throw ConversationStoreError.notFound(conversationID) }
+        let unsaved = unsaved[conversationID]
+        let answer = try await write("recording a question in \(conversationID)") { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE id = ?", arguments: [conversationID]) == nil {
+                guard let unsaved else { throw ConversationStoreError.notFound(conversationID) }
+                try Self.insert(unsaved, db)
+            }
             let position: Int
             if let existing = try Int.fetchOne(
                 db, sql: "SELECT position FROM answer WHERE id = ? AND conversation_id = ?",
@@ -216,6 +223,8 @@ public final class SQLiteConversationStore: ConversationStore {
                 id: id, conversationID: conversationID, position: position, query: query, createdAt: date,
                 updatedAt: date)
         }
+        if unsaved != nil { self.unsaved.remove(conversationID) }
+        return answer
     }
 
     public func checkpointAnswer(_ id: String, text: String, sources: [Source], tier: String?) async throws {
@@ -353,6 +362,18 @@ public final class SQLiteConversationStore: ConversationStore {
 
     // MARK: Rows
 
+    private static func insert(_ summary: ConversationSummary, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO conversation (id, title, has_placeholder_title, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                summary.id, summary.title, summary.hasPlaceholderTitle, summary.createdAt.timeIntervalSince1970,
+                summary.updatedAt.timeIntervalSince1970,
+            ])
+    }
+
     private static let summarySelect = """
         SELECT c.*,
           (SELECT state FROM answer a WHERE a.conversation_id = c.id ORDER BY a.position DESC LIMIT 1) AS last_state,
@@ -449,5 +470,24 @@ public final class SQLiteConversationStore: ConversationStore {
             return .unreadable(path: path, detail: detail)
         default: return .database(path: path, operation: operation, detail: detail)
         }
+    }
+}
+
+/// The conversations ``SQLiteConversationStore/newConversation()`` handed out that no question has
+/// saved yet.
+private final class UnsavedConversations: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byID: [String: ConversationSummary] = [:]
+
+    func add(_ summary: ConversationSummary) {
+        lock.withLock { byID[summary.id] = summary }
+    }
+
+    subscript(id: String) -> ConversationSummary? {
+        lock.withLock { byID[id] }
+    }
+
+    func remove(_ id: String) {
+        _ = lock.withLock { byID.removeValue(forKey: id) }
     }
 }

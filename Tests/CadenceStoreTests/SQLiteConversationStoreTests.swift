@@ -50,6 +50,32 @@ struct SQLiteConversationStoreTests {
         #expect(conversation.history.map(\.role) == ["user", "assistant"])
     }
 
+    @Test func aNewConversationIsSavedWithItsFirstQuestionNeverWithout() async throws {
+        let store = try open()
+        let unasked = store.newConversation()
+        let asked = store.newConversation()
+        #expect(unasked.id != asked.id && asked.hasPlaceholderTitle)
+        #expect(try await store.conversations().isEmpty, "nothing is saved before a question")
+
+        _ = try await store.beginAnswer(id: "a1", in: asked.id, query: "What is SSE?")
+        _ = try await store.beginAnswer(id: "a2", in: asked.id, query: "And resume?")
+        // Another process (a reopened file) finds the asked one with its questions; the unasked one
+        // is gone with the process that never asked in it.
+        let reopened = try open()
+        let list = try await reopened.conversations()
+        #expect(list.map(\.id) == [asked.id] && list.first?.title == "What is SSE?")
+        #expect(try await reopened.conversation(asked.id)?.answers.map(\.query) == ["What is SSE?", "And resume?"])
+        await #expect(throws: ConversationStoreError.notFound(unasked.id)) {
+            _ = try await reopened.beginAnswer(id: "a3", in: unasked.id, query: "q")
+        }
+
+        // Deleted once saved, it stays deleted: a later question does not bring it back.
+        try await reopened.deleteConversation(asked.id)
+        await #expect(throws: ConversationStoreError.notFound(asked.id)) {
+            _ = try await store.beginAnswer(id: "a4", in: asked.id, query: "q")
+        }
+    }
+
     @Test func theFileIsInWALMode() async throws {
         let store = try open()
         _ = try await store.createConversation()

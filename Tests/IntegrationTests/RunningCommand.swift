@@ -88,6 +88,14 @@ final class RunningCommand: @unchecked Sendable {
         }
     }
 
+    /// Kills it with SIGKILL, as a crash would, unless it has ended already.
+    func kill9() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Whether a signal ended it (after ``finish()``), rather than its own exit.
+    var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
+
     /// Waits for the command to end (the harness watchdog kills it if it hangs) and returns its result.
     func finish() async throws -> CadenceBinary.Result {
         try await withCheckedThrowingContinuation { continuation in

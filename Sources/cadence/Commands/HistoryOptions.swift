@@ -42,10 +42,11 @@ struct HistoryOptions: ParsableArguments {
         }
     }
 
-    /// The conversation to continue (`--resume`), or a new one.
+    /// The conversation to continue (`--resume`), or a new one, saved with its first question (so a
+    /// process killed before that leaves no empty conversation).
     func openConversation(in store: SQLiteConversationStore) async throws -> Conversation {
         guard let resume else {
-            return Conversation(summary: try await store.createConversation(), answers: [])
+            return Conversation(summary: store.newConversation(), answers: [])
         }
         let match = try await Self.find(resume, in: store)
         guard let conversation = try await store.conversation(match.id) else {
