@@ -141,7 +141,7 @@ let package = Package(
             path: "Benchmarks/CadenceFanout",
             swiftSettings: strict
         ),
-        .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"], swiftSettings: strict),
+        .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting"], swiftSettings: strict),
         .testTarget(
             name: "CadenceStoreTests",
             dependencies: [
@@ -162,7 +162,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),
         .testTarget(
-            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown"], exclude: ["Fixtures"], swiftSettings: strict),
+            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

@@ -41,8 +41,14 @@ public struct ANSIRenderer: Sendable {
         return out
     }
 
+    /// Nesting never narrows text below this many columns: past it, deeper quotes share their parent's
+    /// bar and deeper list items stop indenting. Deep nesting (100 levels, the parser's limit) then
+    /// still wraps text at a readable width, and the output stays proportional to the input instead of
+    /// one character per line behind a hundred bars.
+    static let minimumNestedWidth = 10
+
     func lines(_ block: Block, width: Int, depth: Int) -> [String] {
-        let width = max(width, 1)  // deep nesting can leave less than nothing
+        let width = max(width, 1)
         switch block {
         case .paragraph(let inlines):
             return wrapped(spans(inlines, .init()), width: width)
@@ -58,6 +64,7 @@ public struct ANSIRenderer: Sendable {
         case .thematicBreak:
             return [style(String(repeating: "─", count: width), .dim)]
         case .blockQuote(let children):
+            guard width - 2 >= Self.minimumNestedWidth else { return lines(children, width: width, depth: depth) }
             let bar = style("│ ", .dim)
             return lines(children, width: width - 2, depth: depth).map { bar + $0 }
         case .list(let list):
@@ -87,14 +94,19 @@ public struct ANSIRenderer: Sendable {
             var marker = markers[index]
             marker = String(repeating: " ", count: markerWidth - 1 - TerminalText.width(of: marker)) + marker + " "
             let boxWidth = item.checkbox == nil ? 0 : 2
-            var body = lines(item.blocks, width: width - markerWidth - boxWidth, depth: depth + 1, tight: list.isTight)
+            // Too deep to indent: the marker on a line of its own, the item's blocks below it.
+            let indents = width - markerWidth - boxWidth >= Self.minimumNestedWidth
+            var body = lines(
+                item.blocks, width: indents ? width - markerWidth - boxWidth : width, depth: depth + 1,
+                tight: list.isTight)
+            if !indents { body.insert("", at: 0) }
             if let checked = item.checkbox {
                 let box = checked ? style("☑ ", .accent) : style("☐ ", .dim)
                 body = body.isEmpty ? [box] : [box + body[0]] + body.dropFirst()
             }
             if body.isEmpty { body = [""] }
             out.append(style(marker, .accent) + body[0])
-            let indent = String(repeating: " ", count: markerWidth + boxWidth)
+            let indent = indents ? String(repeating: " ", count: markerWidth + boxWidth) : ""
             out += body.dropFirst().map { $0.isEmpty ? "" : indent + $0 }
         }
         return out

@@ -22,11 +22,17 @@ struct BlockMaterializer {
     }
     /// Labels looked up in vain by the blocks built so far.
     var misses: [String] = []
+    /// Where the inline parsers' work is added up, if anywhere.
+    let workCounter: WorkCounter?
 
-    init(options: MarkdownOptions, references: [String: LinkReference], writesCache: Bool) {
+    init(
+        options: MarkdownOptions, references: [String: LinkReference], writesCache: Bool,
+        workCounter: WorkCounter? = nil
+    ) {
         self.options = options
         self.references = references
         self.writesCache = writesCache
+        self.workCounter = workCounter
     }
 
     mutating func blocks(_ node: BlockNode) -> [Block] {
@@ -49,6 +55,7 @@ struct BlockMaterializer {
         var parser = InlineParser(options: options, references: references, closesOpenConstructs: streaming)
         let result = parser.parse(content)
         misses += parser.misses
+        workCounter?.steps += parser.work
         return result
     }
 
@@ -131,10 +138,12 @@ struct BlockMaterializer {
         var parser = InlineParser(options: options, references: references, closesOpenConstructs: true)
         let rest = parser.parse(content[start...])
         misses += parser.misses
+        workCounter?.steps += parser.work
         if parser.safePoint > 0 {
             let end = start + parser.safePoint
             var prefixParser = InlineParser(options: options, references: references)
             let more = prefixParser.parse(content[start..<end], trimsEnd: false)
+            workCounter?.steps += prefixParser.work
             stablePrefix = StablePrefix(
                 startLine: node.startLine, bytes: Array(content[..<end]), inlines: Self.concatenate(prefix, more),
                 referenceCount: references.count)

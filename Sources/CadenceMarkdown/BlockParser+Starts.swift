@@ -127,16 +127,26 @@ extension BlockParser {
         stack[stack.count - 1] = node
     }
 
-    private func isThematicBreak() -> Bool {
+    /// Whether the rest of the line is a thematic break. A scan that fails remembers how far it
+    /// got: a later start before that point on the same line (a nested list item's) fails too, since
+    /// it sees the same run of markers and spaces up to the same byte, or fewer markers to the end.
+    private mutating func isThematicBreak() -> Bool {
+        guard nextNonspace >= thematicBreakScannedTo else { return false }
         let marker = line[nextNonspace]
         var count = 0
-        for c in line[nextNonspace...] {
+        var i = nextNonspace
+        defer { work += i - nextNonspace }
+        while i < line.count {
+            let c = line[i]
             if c == marker {
                 count += 1
             } else if !ByteClass.isSpaceOrTab(c) {
+                thematicBreakScannedTo = i
                 return false
             }
+            i += 1
         }
+        if count < 3 { thematicBreakScannedTo = i }
         return count >= 3
     }
 

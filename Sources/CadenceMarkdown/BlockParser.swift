@@ -25,6 +25,11 @@ struct BlockParser {
     var partiallyConsumedTab = false
     var allClosed = true
     var lastMatched = 0
+    /// On this line, no thematic break starts before this offset (a failed scan saw to here), so
+    /// nested list items do not rescan the rest of the line each: `- - - - … a` stays linear.
+    var thematicBreakScannedTo = 0
+    /// Steps of work (`WorkCounter`): lines, containers matched, bytes scanned and copied.
+    var work = 0
 
     init(options: MarkdownOptions) {
         self.options = options
@@ -61,7 +66,9 @@ struct BlockParser {
         }
         var i = offset
         var cols = column
+        work += 1
         while i < line.count {
+            work += 1
             let c = line[i]
             if c == 0x20 {
                 i += 1
@@ -125,9 +132,12 @@ struct BlockParser {
         blank = false
         partiallyConsumedTab = false
         lineNumber += 1
+        thematicBreakScannedTo = 0
+        work += 1
 
         var depth = 0
         descend: while depth + 1 < stack.count {
+            work += 1
             let node = stack[depth + 1]
             findNextNonspace()
             switch continuation(of: node) {
@@ -141,6 +151,7 @@ struct BlockParser {
         var container = stack[depth]
         var matchedLeaf = container.kind != .paragraph && container.kind != .table && container.acceptsLines
         starts: while !matchedLeaf {
+            work += 1
             findNextNonspace()
             if !indented && !mayStartBlock(peek(nextNonspace)) {
                 advanceNextNonspace()
@@ -261,6 +272,7 @@ struct BlockParser {
         }
         node.content.append(contentsOf: line[offset...])
         node.content.append(0x0A)
+        work += line.count - offset
     }
 
     @discardableResult

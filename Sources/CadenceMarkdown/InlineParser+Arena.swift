@@ -77,6 +77,7 @@ extension InlineParser {
     mutating func moveSiblings(after node: Int, until end: Int, into container: Int) {
         var current = nodes[node].next
         while current != -1 && current != end {
+            work += 1
             let next = nodes[current].next
             unlink(current)
             appendChild(container, current)

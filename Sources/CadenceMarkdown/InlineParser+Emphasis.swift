@@ -53,8 +53,12 @@ extension InlineParser {
     mutating func processEmphasis(stackBottom: Int, keepOpeners: Bool = false) {
         var openersBottom = [Int](repeating: stackBottom, count: 17)
         var closer = lastDelimiter
-        while closer != -1 && delimiters[closer].previous != stackBottom { closer = delimiters[closer].previous }
+        while closer != -1 && delimiters[closer].previous != stackBottom {
+            work += 1
+            closer = delimiters[closer].previous
+        }
         while closer != -1 {
+            work += 1
             let d = delimiters[closer]
             guard d.canClose else {
                 closer = d.next
@@ -64,6 +68,7 @@ extension InlineParser {
             var opener = d.previous
             var found = false
             while opener != -1 && opener != stackBottom && opener != openersBottom[bottomIndex] {
+                work += 1
                 let o = delimiters[opener]
                 if d.cc == UInt8(ascii: "~") {
                     if o.cc == d.cc && o.canOpen && o.count == d.count {

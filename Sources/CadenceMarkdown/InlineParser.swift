@@ -72,6 +72,8 @@ struct InlineParser {
     var safePoint = 0
     /// Where the last `)` is (streaming only): a link with no `)` after it is still being typed.
     var lastCloseParen = -1
+    /// Steps of work (`WorkCounter`): constructs parsed, bytes scanned, delimiters, brackets and nodes walked.
+    var work = 0
 
     init(options: MarkdownOptions, references: [String: LinkReference], closesOpenConstructs: Bool = false) {
         self.options = options
@@ -84,6 +86,7 @@ struct InlineParser {
     /// `trimsEnd` is false (for a prefix that ends at a safe point).
     mutating func parse(_ content: ArraySlice<UInt8>, trimsEnd: Bool = true) -> [Inline] {
         subject = Array(trimsEnd ? ByteClass.trimmed(content) : ByteClass.trimmedStart(content))
+        work += content.count
         openers = 0
         delimitersProcessed = 0
         safetyBlocked = false
@@ -167,6 +170,7 @@ struct InlineParser {
 
     /// Parses one construct at `pos`; returns `false` to stop (a held-back tail).
     mutating func parseInline() -> Bool {
+        work += 1
         let c = subject[pos]
         switch c {
         case 0x0A: parseNewline()
@@ -212,6 +216,7 @@ struct InlineParser {
         let start = pos
         pos += 1
         while pos < subject.count && !Self.isSpecial(subject[pos]) { pos += 1 }
+        work += pos - start
         appendText(start, pos)
         guard closesOpenConstructs, pos - start > 1, isSafe else { return }
         var k = pos - 1
@@ -279,11 +284,13 @@ struct InlineParser {
             var i = afterOpen
             while i < subject.count {
                 if subject[i] != UInt8(ascii: "`") {
+                    work += 1
                     i += 1
                     continue
                 }
                 let runStart = i
                 while i < subject.count && subject[i] == UInt8(ascii: "`") { i += 1 }
+                work += i - runStart
                 if i - runStart == length {
                     append(.code, Self.codeSpanContent(subject[afterOpen..<runStart]))
                     pos = i

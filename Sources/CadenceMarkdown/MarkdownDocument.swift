@@ -47,11 +47,32 @@ public struct MarkdownDocument: Sendable {
         mutating get { MarkdownTree(blocks: committed + tail) }
     }
 
+    /// The parsing work done so far, in steps (see `WorkCounter`): tests check that it stays
+    /// proportional to the input, whatever its nesting.
+    var work: Int { storage.parser.work + storage.inlineWork.steps }
+
     /// Feeds streamed text; any chunking of the same text gives the same result.
     public mutating func append(_ text: some StringProtocol) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         var text = String(text)
         text.withUTF8 { storage.append($0) }
+    }
+
+    /// Removes the committed blocks from the document and returns them, for a reader that uses each
+    /// block once as it commits (`cadence render` prints it): the document then holds only what may
+    /// still change, never the whole text, however long it grows.
+    ///
+    /// Afterwards `committed`, the tail's identities and ``finish()`` count from the first block not
+    /// taken: `finish()` returns only the blocks committed since the last call.
+    ///
+    /// ```swift
+    /// document.append(chunk)
+    /// print(HTMLRenderer().render(document.takeCommitted()), terminator: "")
+    /// ```
+    public mutating func takeCommitted() -> [Block] {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        defer { storage.committed.removeAll() }
+        return storage.committed
     }
 
     /// Ends the input and returns the final tree, equal to a one-shot parse of everything appended.
@@ -78,8 +99,16 @@ extension MarkdownDocument {
         /// What the last tail learned about the open paragraph.
         var stablePrefix: BlockMaterializer.StablePrefix?
 
+        /// The inline parsers' work so far (``MarkdownDocument/work``).
+        var inlineWork = WorkCounter()
+
         init(parser: BlockParser) {
             self.parser = parser
+        }
+
+        func makeMaterializer(references: [String: LinkReference], writesCache: Bool) -> BlockMaterializer {
+            BlockMaterializer(
+                options: parser.options, references: references, writesCache: writesCache, workCounter: inlineWork)
         }
 
         func tail(usesStablePrefixes: Bool) -> [Block] {
@@ -89,8 +118,7 @@ extension MarkdownDocument {
                 snapshot.incorporate(line: pendingLine)
             }
             snapshot.finish()
-            var materializer = BlockMaterializer(
-                options: parser.options, references: snapshot.references, writesCache: false)
+            var materializer = makeMaterializer(references: snapshot.references, writesCache: false)
             // Definitions the tail itself makes may still change as they are typed: no prefix then.
             let prefixes = usesStablePrefixes && snapshot.references.count == parser.references.count
             materializer.usesStablePrefixes = prefixes
@@ -116,6 +144,7 @@ extension MarkdownDocument {
             copy.finished = finished
             copy.settledDefinitionCount = settledDefinitionCount
             copy.stablePrefix = stablePrefix
+            copy.inlineWork.steps = inlineWork.steps
             return copy
         }
 
@@ -161,8 +190,7 @@ extension MarkdownDocument {
         /// Materializes newly closed nodes (filling their caches) and commits what is final.
         private func settleClosedBlocks() {
             guard !parser.justClosed.isEmpty || !parser.closed.isEmpty else { return }
-            var materializer = BlockMaterializer(
-                options: parser.options, references: parser.references, writesCache: true)
+            var materializer = makeMaterializer(references: parser.references, writesCache: true)
             for node in parser.justClosed { _ = materializer.blocks(node) }
             parser.justClosed.removeAll(keepingCapacity: true)
             let definitionsBefore = settledDefinitionCount
@@ -172,7 +200,7 @@ extension MarkdownDocument {
                 settledValues = settled.flatMap { materializer.blocks($0) }
             }
             for node in parser.closed {
-                var check = BlockMaterializer(options: parser.options, references: parser.references, writesCache: true)
+                var check = makeMaterializer(references: parser.references, writesCache: true)
                 let value = check.blocks(node)
                 if settled.isEmpty && check.misses.isEmpty {
                     committed += value
@@ -184,7 +212,7 @@ extension MarkdownDocument {
             parser.closed.removeAll(keepingCapacity: true)
             // A held-back block whose labels are now all defined can commit, with those after it.
             while let first = settled.first {
-                var check = BlockMaterializer(options: parser.options, references: parser.references, writesCache: true)
+                var check = makeMaterializer(references: parser.references, writesCache: true)
                 let value = check.blocks(first)
                 guard check.misses.isEmpty else { break }
                 committed += value
@@ -201,8 +229,7 @@ extension MarkdownDocument {
             }
             parser.finish()
             settleClosedBlocks()
-            var materializer = BlockMaterializer(
-                options: parser.options, references: parser.references, writesCache: true)
+            var materializer = makeMaterializer(references: parser.references, writesCache: true)
             for node in settled { committed += materializer.blocks(node) }
             settled.removeAll()
             settledValues.removeAll()

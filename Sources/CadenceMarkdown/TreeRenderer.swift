@@ -8,9 +8,15 @@
 public struct TreeRenderer: Sendable {
     public init() {}
 
-    public func render(_ tree: MarkdownTree) -> String {
+    public func render(_ tree: MarkdownTree) -> String { render(tree.blocks) }
+
+    /// Renders top-level blocks numbered from `firstIndex`: rendering a document's blocks in batches,
+    /// each numbered from where the last ended, gives the outline of the whole.
+    public func render(_ blocks: [Block], firstIndex: Int = 0) -> String {
         var out = ""
-        for (index, block) in tree.blocks.enumerated() { self.block(block, id: [index], depth: 0, into: &out) }
+        for (index, block) in blocks.enumerated() {
+            self.block(block, id: [firstIndex + index], depth: 0, into: &out)
+        }
         return out
     }
 

@@ -48,7 +48,10 @@ struct ChildProcess {
         }
         let pid = try spawn(
             executable, arguments, environment: environment, directory: directory,
-            files: (input: inputFile, output: outputFile, errors: errorFile))
+            streams: [
+                .file(inputFile, O_RDONLY), .file(outputFile, O_WRONLY | O_CREAT | O_TRUNC),
+                .file(errorFile, O_WRONLY | O_CREAT | O_TRUNC),
+            ])
 
         // The watchdog kills the command at its deadline; `reaped` keeps it from signalling a pid
         // that was already waited for (and could be reused).
@@ -80,19 +83,28 @@ struct ChildProcess {
             timedOut: timedOut)
     }
 
-    /// Starts the command with stdin, stdout and stderr on files, no other descriptor, default
+    /// What a child's descriptor 0, 1, 2… is: a file opened with `flags`, or a copy of one of ours.
+    enum Stream {
+        case file(String, Int32)
+        case descriptor(Int32)
+    }
+
+    /// Starts the command with `streams` as its descriptors 0, 1, 2…, no other descriptor, default
     /// signal handling and no blocked signals, and returns its pid.
-    private static func spawn(
+    static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String], directory: String?,
-        files: (input: String, output: String, errors: String)
+        streams: [Stream]
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, files.input, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, files.output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, files.errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard let closeFrom = GNUSpawnActions.closeFrom, closeFrom(&actions, 3) == 0 else {
+        for (number, stream) in zip(Int32(0)..., streams) {
+            switch stream {
+            case .file(let path, let flags): posix_spawn_file_actions_addopen(&actions, number, path, flags, 0o600)
+            case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, number)
+            }
+        }
+        guard let closeFrom = GNUSpawnActions.closeFrom, closeFrom(&actions, Int32(streams.count)) == 0 else {
             throw TestServerError("posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later needed)")
         }
         if let directory, let changeDirectory = GNUSpawnActions.changeDirectory {

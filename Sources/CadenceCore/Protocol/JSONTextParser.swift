@@ -43,61 +43,95 @@ struct JSONTextParser {
         return value
     }
 
+    /// An array or object being parsed: the values read so far live in `arrays` and `objects`, the
+    /// innermost last, so the parser needs no recursion (a 512-deep value would otherwise take
+    /// a thousand stack frames, more than a small thread's stack holds in a debug build).
+    private enum Open {
+        case array
+        /// An object, with the key of the member whose value comes next.
+        case object(key: String)
+    }
+
     private mutating func parseValue() throws(Failure) -> JSONValue {
-        skipWhitespace()
-        guard position < bytes.count else { throw failure("the text ends where a value should start") }
-        switch bytes[position] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
-        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
-        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw failure("unexpected character")
+        var open: [Open] = []
+        var arrays: [[JSONValue]] = []
+        var objects: [[String: JSONValue]] = []
+        // Room for the usual nesting of a provider's payload, so the stacks do not grow one by one.
+        if position < bytes.count, bytes[position] == UInt8(ascii: "{") || bytes[position] == UInt8(ascii: "[") {
+            open.reserveCapacity(8)
+            arrays.reserveCapacity(4)
+            objects.reserveCapacity(4)
         }
-    }
-
-    private mutating func parseObject() throws(Failure) -> JSONValue {
-        try enter()
-        var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if consume(UInt8(ascii: "}")) {
-            depth -= 1
-            return .object(members)
-        }
-        repeat {
+        while true {
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                throw failure("expected a string key in an object")
+            guard position < bytes.count else { throw failure("the text ends where a value should start") }
+            var value: JSONValue
+            switch bytes[position] {
+            case UInt8(ascii: "{"):
+                try enter()
+                skipWhitespace()
+                if consume(UInt8(ascii: "}")) {
+                    depth -= 1
+                    value = .object([:])
+                } else {
+                    open.append(.object(key: try parseKey()))
+                    objects.append([:])
+                    continue
+                }
+            case UInt8(ascii: "["):
+                try enter()
+                skipWhitespace()
+                if consume(UInt8(ascii: "]")) {
+                    depth -= 1
+                    value = .array([])
+                } else {
+                    open.append(.array)
+                    arrays.append([])
+                    continue
+                }
+            case UInt8(ascii: "\""): value = .string(try parseString())
+            case UInt8(ascii: "t"): value = try parseLiteral("true", .bool(true))
+            case UInt8(ascii: "f"): value = try parseLiteral("false", .bool(false))
+            case UInt8(ascii: "n"): value = try parseLiteral("null", .null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try parseNumber()
+            default: throw failure("unexpected character")
             }
-            let key = try parseString()
-            skipWhitespace()
-            guard consume(UInt8(ascii: ":")) else { throw failure("expected ':' after an object key") }
-            let value = try parseValue()
-            if members[key] == nil { members[key] = value }
-            skipWhitespace()
-        } while consume(UInt8(ascii: ",")) && !endsAfterTrailingComma(UInt8(ascii: "}"))
-        guard consume(UInt8(ascii: "}")) else { throw failure("expected ',' or '}' in an object") }
-        depth -= 1
-        return .object(members)
+            // The value completes its container, which may complete the one around it, and so on.
+            closing: while let innermost = open.last {
+                switch innermost {
+                case .array:
+                    arrays[arrays.count - 1].append(value)
+                    skipWhitespace()
+                    if consume(UInt8(ascii: ",")) && !endsAfterTrailingComma(UInt8(ascii: "]")) { break closing }
+                    guard consume(UInt8(ascii: "]")) else { throw failure("expected ',' or ']' in an array") }
+                    value = .array(arrays.removeLast())
+                case .object(let key):
+                    if objects[objects.count - 1][key] == nil { objects[objects.count - 1][key] = value }
+                    skipWhitespace()
+                    if consume(UInt8(ascii: ",")) && !endsAfterTrailingComma(UInt8(ascii: "}")) {
+                        open[open.count - 1] = .object(key: try parseKey())
+                        break closing
+                    }
+                    guard consume(UInt8(ascii: "}")) else { throw failure("expected ',' or '}' in an object") }
+                    value = .object(objects.removeLast())
+                }
+                open.removeLast()
+                depth -= 1
+            }
+            if open.isEmpty { return value }
+        }
     }
 
-    private mutating func parseArray() throws(Failure) -> JSONValue {
-        try enter()
-        var elements: [JSONValue] = []
+    /// Parses an object member's key and the colon after it.
+    private mutating func parseKey() throws(Failure) -> String {
         skipWhitespace()
-        if consume(UInt8(ascii: "]")) {
-            depth -= 1
-            return .array(elements)
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+            throw failure("expected a string key in an object")
         }
-        repeat {
-            elements.append(try parseValue())
-            skipWhitespace()
-        } while consume(UInt8(ascii: ",")) && !endsAfterTrailingComma(UInt8(ascii: "]"))
-        guard consume(UInt8(ascii: "]")) else { throw failure("expected ',' or ']' in an array") }
-        depth -= 1
-        return .array(elements)
+        let key = try parseString()
+        skipWhitespace()
+        guard consume(UInt8(ascii: ":")) else { throw failure("expected ':' after an object key") }
+        return key
     }
 
     /// Parses a string starting at its opening quote.

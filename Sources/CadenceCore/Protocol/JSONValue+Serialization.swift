@@ -24,40 +24,56 @@ extension JSONValue {
         public var description: String { "invalid JSON: \(message)" }
     }
 
+    /// What is left to write: values, object keys, and the punctuation between them.
+    private enum Pending {
+        case value(JSONValue)
+        case key(String)
+        case text(String)
+    }
+
+    /// Writes the value with a stack of what is left instead of recursion, so that the deepest value
+    /// the parser accepts (512 levels) prints on a small thread's stack.
     private func write(to output: inout String) {
-        switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .number(let value):
-            if let int = intValue {
-                output += String(int)
-            } else if value.isFinite {
-                output += String(value)
-            } else {
-                output += "null"
-            }
-        case .string(let value): Self.writeString(value, to: &output)
-        case .array(let values):
-            output += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
-                value.write(to: &output)
-            }
-            output += "]"
-        case .object(let members):
-            output += "{"
-            let keys = members.keys.sorted { lhs, rhs in
-                if lhs == "type" { return rhs != "type" }
-                if rhs == "type" { return false }
-                return lhs < rhs
-            }
-            for (index, key) in keys.enumerated() {
-                if index > 0 { output += "," }
+        var pending: [Pending] = [.value(self)]
+        while let next = pending.popLast() {
+            switch next {
+            case .text(let text): output += text
+            case .key(let key):
                 Self.writeString(key, to: &output)
                 output += ":"
-                members[key]!.write(to: &output)
+            case .value(.null): output += "null"
+            case .value(.bool(let value)): output += value ? "true" : "false"
+            case .value(.number(let value)):
+                // Integral numbers print without a fraction.
+                if let int = JSONValue.number(value).intValue {
+                    output += String(int)
+                } else if value.isFinite {
+                    output += String(value)
+                } else {
+                    output += "null"
+                }
+            case .value(.string(let value)): Self.writeString(value, to: &output)
+            case .value(.array(let values)):
+                output += "["
+                pending.append(.text("]"))
+                for (index, value) in values.enumerated().reversed() {
+                    pending.append(.value(value))
+                    if index > 0 { pending.append(.text(",")) }
+                }
+            case .value(.object(let members)):
+                output += "{"
+                pending.append(.text("}"))
+                let keys = members.keys.sorted { lhs, rhs in
+                    if lhs == "type" { return rhs != "type" }
+                    if rhs == "type" { return false }
+                    return lhs < rhs
+                }
+                for (index, key) in keys.enumerated().reversed() {
+                    pending.append(.value(members[key]!))
+                    pending.append(.key(key))
+                    if index > 0 { pending.append(.text(",")) }
+                }
             }
-            output += "}"
         }
     }
 

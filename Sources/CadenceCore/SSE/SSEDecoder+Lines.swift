@@ -114,6 +114,7 @@ extension SSEDecoder {
         if isStreamingData {
             streamingLineLength += count
             guard !exceedsLimits(line: streamingLineLength, event: dataBuffer.count + count) else { return }
+            Self.makeRoom(for: count, in: &dataBuffer, limit: limits.maxEventBytes)
             dataBuffer.append(contentsOf: part)
             return
         }
@@ -123,6 +124,7 @@ extension SSEDecoder {
         guard !exceedsLimits(line: total, event: valueStart.map { dataBuffer.count + total - $0 } ?? 0) else { return }
         // Stream the value of a `data` line once the byte after its colon is known.
         guard let valueStart, total > 5 else {
+            Self.makeRoom(for: count, in: &pendingLine, limit: limits.maxLineBytes)
             pendingLine.append(contentsOf: part)
             return
         }
@@ -134,6 +136,17 @@ extension SSEDecoder {
         pendingLine.removeAll(keepingCapacity: true)
         streamingLineLength = total
         isStreamingData = true
+    }
+
+    /// Makes room in `buffer` for `count` more bytes. Past ``retainedCapacity`` the buffer gets its
+    /// whole `limit` (already checked) at once instead of doubling: pages nothing has written to
+    /// take no memory, and the buffer is never copied again. Doubling would copy a buffer near its
+    /// limit into a new one, holding the limit's bytes twice at that moment (a 50 MB `data:` line
+    /// under the 16 MiB limit then peaked at 32 MiB, depending on how the reads split it).
+    static func makeRoom(for count: Int, in buffer: inout [UInt8], limit: Int) {
+        let needed = buffer.count + count
+        guard needed > buffer.capacity, needed > retainedCapacity else { return }
+        buffer.reserveCapacity(max(needed, limit))
     }
 
     /// Where the value starts if the line so far, `pendingLine` then `part`, is a `data` field.

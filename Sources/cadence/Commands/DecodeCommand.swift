@@ -9,7 +9,10 @@ struct DecodeCommand: ParsableCommand {
         abstract: "Decode a captured stream and print one JSON object per line.",
         discussion: """
             --events prints each dispatched SSE event as {"event":…,"data":…,"id":…} (id is the last event ID \
-            at dispatch), {"retry":N} for each valid retry field, and {"comment":…} with --comments.
+            at dispatch), {"retry":N} for each valid retry field, and {"comment":…} with --comments. \
+            The input is decoded as it is read, so output appears as it streams in and memory stays near \
+            the limits whatever the input's size. A line or event over a limit stops with exit code 1 and \
+            the error on stderr, after everything decoded before it.
             """
     )
 
@@ -22,13 +25,13 @@ struct DecodeCommand: ParsableCommand {
     @Flag(name: .long, help: "With --events, also print comments.")
     var comments = false
 
-    @Option(name: .long, help: "Feed the decoder N bytes at a time (to check chunking never matters).")
+    @Option(name: .long, help: "Feed the decoder at most N bytes at a time (to check chunking never matters).")
     var chunkSize: Int?
 
-    @Option(name: .long, help: "The longest line accepted, in bytes.")
+    @Option(name: .long, help: "The longest line accepted, in bytes (default 16 MiB + 1 KiB).")
     var maxLineBytes: Int?
 
-    @Option(name: .long, help: "The largest event accepted, in bytes.")
+    @Option(name: .long, help: "The largest event accepted, in bytes (default 16 MiB).")
     var maxEventBytes: Int?
 
     @Argument(help: "The file to read, or - for standard input.")
@@ -36,6 +39,8 @@ struct DecodeCommand: ParsableCommand {
 
     func validate() throws {
         if let chunkSize, chunkSize < 1 { throw ValidationError("--chunk-size must be at least 1") }
+        if let maxLineBytes, maxLineBytes < 1 { throw ValidationError("--max-line-bytes must be at least 1") }
+        if let maxEventBytes, maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
         switch (events, dialect) {
         case (false, nil): throw ValidationError("say what to decode: --events, or --dialect NAME")
         case (true, .some): throw ValidationError("give either --events or --dialect, not both")
@@ -47,50 +52,57 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let bytes = try InputFile.read(file)
+        let input = try InputFile(file)
         if let dialect {
-            try decodeModelStream(bytes, dialect: dialect)
+            try decodeModelStream(input, dialect: dialect)
             return
         }
         var limits = SSELimits.default
         if let maxLineBytes { limits.maxLineBytes = maxLineBytes }
         if let maxEventBytes { limits.maxEventBytes = maxEventBytes }
         var decoder = SSEDecoder(limits: limits)
-        let step = chunkSize ?? max(bytes.count, 1)
-        var offset = 0
         var items: [SSEItem] = []
-        do {
-            while offset < bytes.count {
-                let end = min(offset + step, bytes.count)
-                try bytes[offset..<end].withUnsafeBytes { try decoder.feed($0, into: &items) }
-                items.forEach(print(item:))
-                items.removeAll(keepingCapacity: true)
-                offset = end
-            }
-            try decoder.finish().forEach(print(item:))
-        } catch {
-            // The events decoded before the error are still printed.
+        var failure: SSEDecoderError?
+        // Each chunk is decoded and printed before the next is read: memory holds one chunk, the
+        // decoder's unfinished line and event (bounded by `limits`), and the event being printed.
+        try input.forEachChunk(atMost: chunkSize ?? InputFile.readSize) { bytes in
+            do throws(SSEDecoderError) { try decoder.feed(bytes, into: &items) } catch { failure = error }
+            // The events decoded before an error are still printed.
             items.forEach(print(item:))
-            FileHandle.standardError.write(Data("cadence decode: \(error)\n".utf8))
+            items.removeAll(keepingCapacity: true)
+            return failure == nil
+        }
+        if failure == nil {
+            do { _ = try decoder.finish() } catch { failure = error }
+        }
+        if let failure {
+            FileHandle.standardError.write(Data("cadence decode: \(failure)\n".utf8))
             throw ExitCode.failure
         }
     }
 
-    /// Prints one normalized model event per line, as JSON with a `"kind"`.
-    private func decodeModelStream(_ bytes: [UInt8], dialect: String) throws {
+    /// Prints one normalized model event per line, as JSON with a `"kind"`, as the input streams in.
+    private func decodeModelStream(_ input: InputFile, dialect: String) throws {
         var decoder =
             ModelDialect(rawValue: dialect).map { ModelStreamDecoder(dialect: $0) } ?? .autoDetecting()
-        let step = chunkSize ?? max(bytes.count, 1)
-        var offset = 0
-        do {
-            while offset < bytes.count {
-                let end = min(offset + step, bytes.count)
-                for event in try decoder.feed(bytes[offset..<end]) { Swift.print(event.jsonLine()) }
-                offset = end
+        var failure: ModelStreamError?
+        try input.forEachChunk(atMost: chunkSize ?? InputFile.readSize) { bytes in
+            do throws(ModelStreamError) {
+                for event in try decoder.feed(bytes) { Swift.print(event.jsonLine()) }
+            } catch {
+                failure = error
             }
-            for event in try decoder.finish() { Swift.print(event.jsonLine()) }
-        } catch {
-            FileHandle.standardError.write(Data("cadence decode: \(error)\n".utf8))
+            return failure == nil
+        }
+        if failure == nil {
+            do throws(ModelStreamError) {
+                for event in try decoder.finish() { Swift.print(event.jsonLine()) }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            FileHandle.standardError.write(Data("cadence decode: \(failure)\n".utf8))
             throw ExitCode.failure
         }
     }
@@ -99,7 +111,15 @@ struct DecodeCommand: ParsableCommand {
         let line: String
         switch item {
         case .event(let event):
-            line = "{\"event\":\(JSONValue.string(event.type).jsonText),\"data\":\(JSONValue.string(event.data).jsonText),\"id\":\(JSONValue.string(event.id).jsonText)}"
+            let type = JSONValue.string(event.type).jsonText
+            let id = JSONValue.string(event.id).jsonText
+            guard event.data.utf8.count <= Self.printedPiece else {
+                Swift.print("{\"event\":\(type),\"data\":\"", terminator: "")
+                Self.printEscaped(event.data)
+                Swift.print("\",\"id\":\(id)}")
+                return
+            }
+            line = "{\"event\":\(type),\"data\":\(JSONValue.string(event.data).jsonText),\"id\":\(id)}"
         case .retry(let milliseconds):
             line = "{\"retry\":\(milliseconds)}"
         case .comment(let text):
@@ -108,15 +128,22 @@ struct DecodeCommand: ParsableCommand {
         }
         Swift.print(line)
     }
-}
 
-/// Reads a whole input file, or standard input for `-`.
-enum InputFile {
-    static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read \(path): no such file, or not readable")
+    /// Data longer than this is escaped and printed a piece at a time.
+    static let printedPiece = 64 << 10
+
+    /// Prints `text` as the inside of a JSON string, escaping a piece at a time, so that an event of
+    /// many megabytes is not copied whole twice more (escaped, then joined into a line) while printing.
+    /// Pieces end between Unicode scalars, and JSON escapes one scalar at a time, so the result is the
+    /// same as escaping the whole text.
+    static func printEscaped(_ text: String) {
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        while start < scalars.endIndex {
+            let end = scalars.index(start, offsetBy: printedPiece, limitedBy: scalars.endIndex) ?? scalars.endIndex
+            let escaped = JSONValue.string(String(scalars[start..<end])).jsonText
+            Swift.print(escaped.dropFirst().dropLast(), terminator: "")
+            start = end
         }
-        return Array(data)
     }
 }

@@ -17,7 +17,10 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             --strict parses CommonMark + GFM (tables, strikethrough, autolinks, task lists) without the citation \
             extension; HTML output then matches cmark-gfm. --chunk-size N feeds the incremental parser N characters \
-            at a time; the output is the same for every N. Colour follows the terminal and NO_COLOR.
+            at a time; the output is the same for every N. Colour follows the terminal and NO_COLOR. The input \
+            is parsed as it is read and each block is printed once it is final, so output streams and memory \
+            holds only the blocks still open; input over --max-bytes stops with exit code 1 after the blocks \
+            printed so far.
             """
     )
 
@@ -40,45 +43,140 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .long, help: "No escape codes in --to ansi output.")
     var plain = false
 
+    @Option(name: .long, help: "The most markdown read, in bytes (default 16 MiB); more stops with an error.")
+    var maxBytes: Int = 16 << 20
+
     @Argument(help: "The markdown file to read, or - for standard input.")
     var file: String = "-"
 
     func validate() throws {
         if let chunkSize, chunkSize < 1 { throw ValidationError("--chunk-size must be at least 1") }
         if let width, width < 20 { throw ValidationError("--width must be at least 20") }
+        if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
     }
 
     func run() throws {
-        let text = String(decoding: try InputFile.read(file), as: UTF8.self)
+        let input = try InputFile(file)
         var document = MarkdownDocument(options: strict ? .gfm : .default)
-        if let chunkSize {
-            var chunk = ""
-            var count = 0
+        var output = Output(format: to, width: width ?? TerminalOutput.terminalWidth(), colors: Self.colorsAllowed(plain: plain))
+        var text = UTF8Chunks()
+        var chunk = ChunkFeeder(size: chunkSize)
+        var total = 0
+        var tooLarge = false
+        // Each chunk read is parsed, and the blocks it completes are printed and dropped, before the
+        // next is read: memory holds what may still change (the open blocks, and any block whose link
+        // label a later definition could still resolve), never more than `--max-bytes` of markdown.
+        try input.forEachChunk { bytes in
+            total += bytes.count
+            guard total <= maxBytes else {
+                tooLarge = true
+                return false
+            }
+            chunk.feed(text.decode(bytes), to: &document)
+            output.write(document.takeCommitted())
+            return true
+        }
+        if tooLarge {
+            FileHandle.standardError.write(
+                Data(
+                    ("cadence render: the markdown is larger than the limit of \(maxBytes) bytes; the blocks before "
+                        + "it were printed. Raise --max-bytes to render more.\n").utf8))
+            throw ExitCode.failure
+        }
+        chunk.feed(text.finish(), to: &document)
+        chunk.flush(to: &document)
+        output.write(document.finish().blocks)
+    }
+
+    /// Renders top-level blocks as they commit, each batch continuing the last, so that the result is
+    /// byte for byte the rendering of the whole tree.
+    struct Output {
+        let format: Format
+        let width: Int
+        let colors: Bool
+        /// Top-level blocks written so far.
+        private var written = 0
+
+        init(format: Format, width: Int, colors: Bool) {
+            self.format = format
+            self.width = width
+            self.colors = colors
+        }
+
+        mutating func write(_ blocks: [Block]) {
+            guard !blocks.isEmpty else { return }
+            var text: String
+            switch format {
+            case .html: text = HTMLRenderer(tagFilter: true).render(blocks)
+            case .tree: text = TreeRenderer().render(blocks, firstIndex: written)
+            case .ansi:
+                text = ANSIRenderer(width: width, colors: colors).render(blocks)
+                if written > 0 { text = "\n" + text }  // the blank line between top-level blocks
+            }
+            written += blocks.count
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+
+    /// Feeds the document `--chunk-size` characters at a time (everything at once without it).
+    struct ChunkFeeder {
+        let size: Int?
+        private var chunk = ""
+        private var count = 0
+
+        init(size: Int?) { self.size = size }
+
+        mutating func feed(_ text: String, to document: inout MarkdownDocument) {
+            guard let size else {
+                document.append(text)
+                return
+            }
             for character in text {
                 chunk.append(character)
                 count += 1
-                if count == chunkSize {
-                    document.append(chunk)
-                    chunk = ""
-                    count = 0
-                }
+                if count == size { flush(to: &document) }
             }
+        }
+
+        mutating func flush(to document: inout MarkdownDocument) {
             document.append(chunk)
-        } else {
-            document.append(text)
+            chunk = ""
+            count = 0
         }
-        let tree = document.finish()
-        let output: String
-        switch to {
-        case .html: output = HTMLRenderer(tagFilter: true).render(tree)
-        case .tree: output = TreeRenderer().render(tree)
-        case .ansi:
-            output = ANSIRenderer(width: width ?? TerminalOutput.terminalWidth(), colors: Self.colorsAllowed(plain: plain))
-                .render(tree)
-        }
-        FileHandle.standardOutput.write(Data(output.utf8))
     }
 
+    /// Decodes UTF-8 that arrives in chunks as decoding it whole would: a character split between two
+    /// chunks is held back until its end arrives, and invalid bytes become U+FFFD.
+    struct UTF8Chunks {
+        private var held: [UInt8] = []
+
+        mutating func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+            var bytes = held + bytes
+            held = []
+            guard !bytes.isEmpty else { return "" }
+            // A lead byte in the last three whose sequence is cut short waits for the next chunk. A
+            // chunk boundary before a byte that is not a continuation byte is a boundary of the whole
+            // decoding too, so invalid sequences are replaced exactly as in one pass.
+            for back in 1...min(3, bytes.count) {
+                let byte = bytes[bytes.count - back]
+                guard byte & 0xC0 == 0x80 else {
+                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                    if length > back {
+                        held = Array(bytes[(bytes.count - back)...])
+                        bytes.removeLast(back)
+                    }
+                    break
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// The end of the input: a character still cut short becomes U+FFFD.
+        mutating func finish() -> String {
+            defer { held = [] }
+            return String(decoding: held, as: UTF8.self)
+        }
+    }
 
     /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
     static func colorsAllowed(plain: Bool) -> Bool {
