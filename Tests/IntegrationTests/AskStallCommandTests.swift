@@ -33,6 +33,25 @@ struct AskStallCommandTests {
         #expect(requests.last?.lastEventID == 5, "the resume starts after the last event printed")
     }
 
+    @Test("through a proxy that freezes mid-answer in front of the real server, ask prints exactly the server's answer")
+    func frozenProxyResumes() async throws {
+        try await withServer { server in
+            let question = "How does Cadence resume an interrupted stream without losing text?"
+            let direct = try await CadenceBinary.run(["ask", "--url", server.baseURL, "--plain", "--no-history", question])
+            #expect(direct.status == 0, "stderr: \(direct.stderr)")
+            let proxy = try StallProxy.start(upstreamPort: server.port)
+            defer { proxy.shutdown() }
+            proxy.freeze(afterResponseBytes: 2_000)
+            let proxied = try await CadenceBinary.run([
+                "ask", "--url", proxy.baseURL, "--plain", "--no-history", "--idle-timeout", "1s", question,
+            ])
+            #expect(proxied.status == 0, "stderr: \(proxied.stderr)")
+            #expect(proxy.frozenConnections == 1)
+            #expect(proxied.stderr.contains("reconnecting"), "the freeze landed mid-answer: \(proxied.stderr)")
+            #expect(proxied.stdout == direct.stdout)
+        }
+    }
+
     @Test("a silent connection is resumed by the connection idle timeout, well before the content idle timeout")
     func connectionIdleResumes() async throws {
         let server = try await FaultServer.start(script: Self.script)
