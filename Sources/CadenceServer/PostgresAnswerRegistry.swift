@@ -28,6 +28,9 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     private struct Mirror {
         var fetching = false
         var dirty = false
+        /// The last fetch failed: the next maintenance round reads it again, even for an answer
+        /// this node owns (whose mirror otherwise fills as it appends).
+        var failed = false
         /// Maintenance rounds since a reader last asked for it.
         var idleRounds = 0
     }
@@ -213,7 +216,12 @@ actor PostgresAnswerRegistry: AnswerRegistry {
             while true {
                 if Task.isCancelled { return }
                 do {
-                    if let last = try await journal.append(batch, to: id, expecting: written) {
+                    // A deadline, so a statement lost with its connection is tried again rather than
+                    // awaited forever; the expected sequence makes the retry safe.
+                    let appended = try await withDeadline(storeTimeout, clock: clock) { [journal, written] in
+                        try await journal.append(batch, to: id, expecting: written)
+                    }
+                    if let last = appended {
                         let events = batch.enumerated().map { (sequence: written + 1 + $0.offset, kind: $0.element) }
                         let finished = batch.last?.isTerminal == true
                         if await logs.apply(events, finished: finished, to: id) == .gap { await schedule(id) }
@@ -226,7 +234,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                     }
                     // Nothing appended: the answer ended elsewhere, or an earlier try of this batch
                     // committed. The table says which; the mirror follows the table.
-                    guard let state = try await journal.state(of: id) else { return }
+                    let read = try await withDeadline(storeTimeout, clock: clock) { [journal] in try await journal.state(of: id) }
+                    guard let state = read else { return }
                     await schedule(id)
                     if state.ended { return }
                     written = state.lastSequence
@@ -301,8 +310,10 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                 if state.ended { owned[id]?.task.cancel() }
             } catch {
                 logger.warning("could not read answer \(id) from PostgreSQL", metadata: ["error": "\(Self.describe(error))"])
+                mirrors[id]?.failed = true
                 return  // the next round tries again
             }
+            mirrors[id]?.failed = false
         } while mirrors[id]?.dirty == true
     }
 
@@ -344,8 +355,10 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         await takeOverExpiredLeases()
         // The safety net under notifications: every unfinished mirror of an answer produced elsewhere is
         // compared with the table (this node's own answers fill their mirrors as they append, and
-        // renewing the leases above tells it which of them ended elsewhere).
-        for id in await logs.unfinishedAnswers() where owned[id] == nil { schedule(id) }
+        // renewing the leases above tells it which of them ended elsewhere), and so is every mirror
+        // whose last fetch failed: an owner whose final append committed while its connection was cut
+        // learns the ending only by reading it back.
+        for id in await logs.unfinishedAnswers() where owned[id] == nil || mirrors[id]?.failed == true { schedule(id) }
         await evictIdleMirrors()
         let purgeEvery = max(1, Int((min(configuration.retention / 4, .seconds(60)) / configuration.heartbeatInterval)))
         if rounds % purgeEvery == 0 {
