@@ -69,13 +69,13 @@ public struct ModelStreamDecoder: Sendable {
         guard let dialect else {
             let old = undetected.count
             undetected.append(contentsOf: bytes)
-            // Detection reads complete lines one by one, so the lines already read need no second look.
-            if let detected = ModelDialect.detect(undetected[undetectedLinesEnd...]) {
-                return try start(detected)
-            }
-            if let newline = undetected[old...].lastIndex(where: {
-                $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
-            }) {
+            // Detection reads complete lines one by one, so the lines already read need no second look,
+            // and bytes that end no line give it nothing new (a long first line in small chunks is read once).
+            let newline = undetected[old...].lastIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+            if let newline {
+                if let detected = ModelDialect.detect(undetected[undetectedLinesEnd...]) {
+                    return try start(detected)
+                }
                 undetectedLinesEnd = newline + 1
             }
             if undetected.count > Self.detectionLimit {
