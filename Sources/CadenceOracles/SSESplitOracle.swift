@@ -3,7 +3,8 @@ import CadenceCore
 /// The SSE decoder gives the same items, errors and final state for any split of the same bytes.
 ///
 /// The options byte chooses the limits (the defaults, or small ones that the payload can exceed, so
-/// that the error path is split too). The payload is decoded whole and in the header's chunks
+/// that the error path is split too). Within the default limits, the result must also equal
+/// ``SSEReferenceDecoder``'s, a plain transcription of the standard. The payload is decoded whole and in the header's chunks
 /// (one byte at a time among them); then, after ``SSEDecoder/finish()``, once more as a second body of the same
 /// event source (a reconnection), which must decode as it did the first time, given the same last
 /// event ID.
@@ -41,6 +42,13 @@ public enum SSESplitOracle: FuzzOracle {
         try OracleViolation.expect(
             split, equals: whole, "chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
         guard whole.error == nil else { return }
+        if limits == .default {
+            let reference = SSEReferenceDecoder(input.payload)
+            let expected = Outcome(
+                items: reference.items, lastEventID: reference.lastEventID,
+                reconnectionTime: reference.reconnectionTime)
+            try OracleViolation.expect(whole, equals: expected, "the decoder differs from the reference decoder")
+        }
         // A second body of the same event source decodes as a fresh decoder that knows the last ID.
         var fresh = SSEDecoder(limits: limits, lastEventID: decoder.lastEventID)
         var again = decode([input.payload[...]], with: &fresh)
