@@ -67,5 +67,6 @@ corpus=$(ls "$work/corpus" | wc -l)
 crashes=$(ls "$work/artifacts" | wc -l)
 echo "$(date -u +%FT%TZ) target=$target runs=${runs:-?} exec_per_sec=${rate:-?} seconds=$seconds max_len=$max_len corpus=$corpus artifacts=$crashes status=$status" \
   | tee -a "$work/runs.log"
-echo "executions: ${runs:-?} ($target, total so far: $(sed -n 's/.* runs=\([0-9]*\) .*/\1/p' "$work/runs.log" | paste -sd+ | bc))"
+total=$(sed -n 's/.* runs=\([0-9]*\) .*/\1/p' "$work/runs.log" | awk '{ n += $1 } END { print n }')
+echo "executions: ${runs:-?} ($target, all runs in runs.log: $total)"
 exit "$status"
