@@ -1,7 +1,8 @@
 public import CadenceCore
 
 /// A provider stream decodes to the same typed events for any split of the same bytes, with the
-/// dialect named and with it detected from the content.
+/// dialect named and with it detected from the content; and, as ``ModelEvent`` promises, every
+/// choice that appears ends with exactly one finish.
 ///
 /// One oracle per dialect (``OpenAIChatSplitOracle`` …) so that each has its own fuzz target and
 /// seed corpus. The options byte chooses the limits: the defaults, or small ones the payload can
@@ -23,10 +24,28 @@ extension ModelStreamSplitOracle {
                 dialect.map { ModelStreamDecoder(dialect: $0, limits: limits) } ?? .autoDetecting(limits: limits)
             }
             let whole = decode([input.payload[...]], with: make())
+            if whole.error == nil { try checkChoicesFinishOnce(whole.events, named) }
             let split = decode(plan, with: make())
             try OracleViolation.expect(
                 split, equals: whole,
                 "\(named): chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
+        }
+    }
+
+    /// Every choice that appears ends with exactly one finish, and nothing follows it in that choice.
+    static func checkChoicesFinishOnce(_ events: [ModelEvent], _ named: String) throws(OracleViolation) {
+        var finished: Set<Int> = []
+        for event in events {
+            guard let choice = event.choice else { continue }
+            if finished.contains(choice) {
+                throw OracleViolation("\(named): choice \(choice) has \(event.jsonLine()) after its finish")
+            }
+            if case .finish = event { finished.insert(choice) }
+        }
+        let unfinished = Set(events.compactMap(\.choice)).subtracting(finished)
+        guard unfinished.isEmpty, !finished.isEmpty else {
+            throw OracleViolation(
+                "\(named): choices \(unfinished.sorted()) never finish (finished: \(finished.sorted()))")
         }
     }
 
