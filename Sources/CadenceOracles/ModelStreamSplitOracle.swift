@@ -19,7 +19,7 @@ extension ModelStreamSplitOracle {
         let limits = SSESplitOracle.limits[Int(input.options) % SSESplitOracle.limits.count]
         let plan = input.chunks(of: input.payload)
         for dialect in [Optional(dialect), nil] {
-            let named = dialect.map { "\($0.rawValue)" } ?? "auto-detected"
+            let named = dialect?.rawValue ?? "auto-detected"
             let make = {
                 dialect.map { ModelStreamDecoder(dialect: $0, limits: limits) } ?? .autoDetecting(limits: limits)
             }
