@@ -31,12 +31,14 @@ public struct SSEReferenceDecoder {
                 eventType = ""
                 continue
             }
+            // Scalars, not Characters: a combining mark after ':' or ' ' must not hide it.
+            let scalars = text.unicodeScalars
             let name: Substring
             var value: Substring
-            if let colon = text.firstIndex(of: ":") {
-                name = text[..<colon]
-                value = text[text.index(after: colon)...]
-                if value.first == " " { value = value.dropFirst() }
+            if let colon = scalars.firstIndex(of: ":") {
+                name = Substring(scalars[..<colon])
+                value = Substring(scalars[scalars.index(after: colon)...])
+                if value.unicodeScalars.first == " " { value = Substring(value.unicodeScalars.dropFirst()) }
             } else {
                 name = text[...]
                 value = ""
@@ -45,7 +47,7 @@ public struct SSEReferenceDecoder {
             case "": items.append(.comment(String(value)))
             case "data": data += value + "\n"
             case "event": eventType = String(value)
-            case "id" where !value.contains("\0"): idBuffer = String(value)
+            case "id" where !value.unicodeScalars.contains("\0"): idBuffer = String(value)
             case "retry" where !value.isEmpty && value.utf8.allSatisfy { (0x30...0x39).contains($0) }:
                 let milliseconds = Int(value) ?? .max
                 reconnectionTime = milliseconds
