@@ -1,13 +1,15 @@
+import CadenceCore
+
 /// A small seeded random generator (SplitMix64), so generated streams are reproducible.
 struct SSESeededGenerator: RandomNumberGenerator {
-    var state: UInt64
+    var random: SplitMix64
+
+    init(state: UInt64) {
+        random = SplitMix64(seed: state)
+    }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        random.next()
     }
 
     /// A random event stream made of the pieces the algorithm treats specially.
