@@ -40,6 +40,8 @@ public struct ModelStreamDecoder: Sendable {
     private var gaveUp = false
     /// The limit error that stopped the decoder: every later call throws it.
     private var failure: ModelStreamError?
+    /// The choices that have had their finish.
+    private var finishedChoices: Set<Int> = []
 
     /// How many bytes auto-detection looks at before it gives up.
     public static let detectionLimit = 64 << 10
@@ -111,7 +113,7 @@ public struct ModelStreamDecoder: Sendable {
         var start = 0
         for value in scanner.scan(bytes) {
             try decodeSSE(bytes[start..<value.end], into: &events)
-            events += decoder.decode(payload: value.text, eventType: "message")
+            events += decodePayload(value.text, eventType: "message")
             start = value.end
         }
         try decodeSSE(bytes[start...], into: &events)
@@ -131,13 +133,13 @@ public struct ModelStreamDecoder: Sendable {
             return events + (try finish())
         }
         if dialect.usesLineFraming {
-            events = lines.finish().flatMap { decoder.decode(payload: $0, eventType: "message") }
+            for line in lines.finish() { events += decodePayload(line, eventType: "message") }
         } else {
             try decodeSSE(Array("\n\n".utf8)[...], into: &events, keepingOnlyComplete: true)
-            if let text = scanner.finish() { events += decoder.decode(payload: text, eventType: "message") }
+            if let text = scanner.finish() { events += decodePayload(text, eventType: "message") }
             do { _ = try sse.finish() } catch { throw ModelStreamError(error) }
         }
-        return events + decoder.finish()
+        return events + keepingFinishedChoicesClosed(decoder.finish())
     }
 
     /// Sets up the detected dialect and decodes the bytes held back.
@@ -171,7 +173,7 @@ public struct ModelStreamDecoder: Sendable {
         do { items = try sse.feed(bytes) } catch { throw ModelStreamError(error) }
         for case .event(let event) in items {
             if keepingOnlyComplete, !Self.isComplete(event.data) { continue }
-            events += decoder.decode(payload: event.data, eventType: event.type)
+            events += decodePayload(event.data, eventType: event.type)
         }
         if let failure = sse.failure { throw ModelStreamError(failure) }
     }
@@ -186,9 +188,28 @@ public struct ModelStreamDecoder: Sendable {
             let end = rest.firstIndex(of: UInt8(ascii: "\n")).map { rest.index(after: $0) } ?? rest.endIndex
             let complete: [String]
             do { complete = try lines.feed(rest[..<end]) } catch { throw ModelStreamError(error) }
-            for line in complete { events += decoder.decode(payload: line, eventType: "message") }
+            for line in complete { events += decodePayload(line, eventType: "message") }
             rest = rest[end...]
         }
+    }
+
+    /// Decodes one payload of the dialect.
+    private mutating func decodePayload(_ payload: String, eventType: String) -> [ModelEvent] {
+        keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
+    }
+
+    /// Drops what a stream sends for a choice after its finish (`done: true` followed by more lines),
+    /// so that each choice ends with its finish, as ``ModelEvent`` promises.
+    private mutating func keepingFinishedChoicesClosed(_ events: [ModelEvent]) -> [ModelEvent] {
+        var kept: [ModelEvent] = []
+        for event in events {
+            if let choice = event.choice {
+                guard !finishedChoices.contains(choice) else { continue }
+                if case .finish = event { finishedChoices.insert(choice) }
+            }
+            kept.append(event)
+        }
+        return kept
     }
 
     private static func isComplete(_ data: String) -> Bool {
