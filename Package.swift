@@ -173,7 +173,8 @@ let package = Package(
         .testTarget(
             name: "CadencePacingTests", dependencies: ["CadencePacing", "CadenceOracles"], swiftSettings: strict),
         .testTarget(
-            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceOracles"], exclude: ["Fixtures"], swiftSettings: strict),
+            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceOracles"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
