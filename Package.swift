@@ -10,6 +10,8 @@ import PackageDescription
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
 //   CadenceResearch                                model-driven deep research          → Core, Engine, Client
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine
+//   CadenceOracles                                 properties the fuzzers and regression tests check
+//                                                  → Core, Pacing, Markdown, Terminal
 //   cadence                                        the command                          → everything
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -30,6 +32,7 @@ let package = Package(
         .library(name: "CadenceResearch", targets: ["CadenceResearch"]),
         .library(name: "CadenceServer", targets: ["CadenceServer"]),
         .library(name: "CadenceTesting", targets: ["CadenceTesting"]),
+        .library(name: "CadenceOracles", targets: ["CadenceOracles"]),
         .executable(name: "cadence", targets: ["cadence"]),
     ],
     dependencies: [
@@ -109,6 +112,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "CadenceOracles",
+            dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceTerminal"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "cadence",
             dependencies: [
@@ -141,7 +149,9 @@ let package = Package(
             path: "Benchmarks/CadenceFanout",
             swiftSettings: strict
         ),
-        .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting", "CadenceOracles"],
+            swiftSettings: strict),
         .testTarget(
             name: "CadenceStoreTests",
             dependencies: [
@@ -158,11 +168,15 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CadenceTerminalTests",
-            dependencies: ["CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown"],
+            dependencies: [
+                "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceOracles",
+            ],
             swiftSettings: strict),
-        .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"], swiftSettings: strict),
         .testTarget(
-            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"],
+            name: "CadencePacingTests", dependencies: ["CadencePacing", "CadenceOracles"], swiftSettings: strict),
+        .testTarget(
+            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting", "CadenceOracles"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",

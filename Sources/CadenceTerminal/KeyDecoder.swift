@@ -112,7 +112,7 @@ public struct KeyDecoder: Sendable {
     }
 
     /// Joins consecutive text events, and the scalars of one grapheme cluster.
-    static func merged(_ events: [KeyEvent]) -> [KeyEvent] {
+    package static func merged(_ events: [KeyEvent]) -> [KeyEvent] {
         var out: [KeyEvent] = []
         for event in events {
             if case .text(let next) = event, case .text(let previous)? = out.last {

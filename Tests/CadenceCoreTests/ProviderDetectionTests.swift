@@ -75,6 +75,14 @@ struct ProviderDetectionTests {
         #expect(decoder.dialect == .anthropic)
     }
 
+    @Test func detectionReadsALongFirstLineOnce() throws {
+        // One 20 KB line fed byte by byte: re-reading it on every byte would take minutes in a debug build.
+        let stream = "data: {\"choices\":[],\"pad\":\"" + String(repeating: "x", count: 20_000) + "\"}\n"
+        var decoder = ModelStreamDecoder.autoDetecting()
+        for byte in stream.utf8 { _ = try decoder.feed(CollectionOfOne(byte)) }
+        #expect(decoder.dialect == .openAIChat)
+    }
+
     @Test func rawValuesAreTheCommandLineNames() {
         #expect(
             ModelDialect.allCases.map(\.rawValue) == [

@@ -62,6 +62,13 @@ struct ProviderJSONTextParserTests {
         #expect((try? foundationParse(text)) == nil)
     }
 
+    /// Found by the research fuzzer: `Double("1e999")` is infinity, not nil, so such a number was read
+    /// as infinity and written back as `null`.
+    @Test(arguments: ["1e999", "-1e400", "[" + String(repeating: "7", count: 400) + "]"])
+    func rejectsNumbersBeyondDouble(text: String) {
+        #expect(throws: JSONTextParser.Failure.self) { try JSONTextParser.parse(text) }
+    }
+
     @Test func limitsNesting() throws {
         let deep =
             String(repeating: "[", count: JSONTextParser.maxDepth)

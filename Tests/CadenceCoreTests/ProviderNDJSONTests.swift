@@ -28,6 +28,15 @@ struct ProviderNDJSONTests {
         #expect(decoder.finish() == [])
     }
 
+    /// Found by the NDJSON fuzzer: the error used to drop the rest of its chunk, lines and all, so a
+    /// caller going on got different lines when the same bytes came in other chunks.
+    @Test func aLongLineKeepsTheLinesAroundItInItsChunk() throws {
+        var decoder = NDJSONDecoder(maxLineBytes: 4)
+        #expect(throws: NDJSONDecoderError.self) { try decoder.feed(Array("a\ntoo long\nb\nc".utf8)) }
+        #expect(try decoder.feed(Array("d\n".utf8)) == ["a", "b", "cd"])
+        #expect(decoder.finish() == [])
+    }
+
     @Test func theErrorSaysWhatToDo() {
         var decoder = NDJSONDecoder(maxLineBytes: 4)
         do {

@@ -20,6 +20,18 @@ struct ProviderOllamaTests {
             ])
     }
 
+    /// Found by the openai-chat fuzzer (detecting Ollama): text after `"done": true` came after the
+    /// choice's finish, although a choice ends with its finish.
+    @Test func linesAfterDoneAreDropped() throws {
+        let stream = """
+            {"model":"m","response":"Hi","done":true,"done_reason":"stop"}
+            {"model":"m","response":"!","done":false}
+            {"model":"m","response":"?","done":true}
+            """
+        let decoding = try ModelStreamDecoder.providerDecoding(stream, dialect: .ollama)
+        #expect(decoding.events == [.text("Hi"), .finish(.stop)])
+    }
+
     @Test func anErrorLineWithStatus200IsAnError() throws {
         let stream =
             "{\"model\":\"m\",\"response\":\"Hi\",\"done\":false}\r\n{\"error\":\"model runner has unexpectedly stopped\"}\r\n"

@@ -24,6 +24,34 @@ struct ProviderStreamDecoderTests {
         }
     }
 
+    /// Found by the provider fuzzers: an error thrown by a call dropped the events that call had
+    /// decoded before the limit, so what a caller saw before the error depended on the chunks.
+    @Test(arguments: [
+        (ModelDialect.openAIChat, providerSSE(#"{"choices":[{"index":0,"delta":{"content":"A"}}]}"#) + "data: "),
+        (ModelDialect.openAIChat, #"{"choices":[{"index":0,"delta":{"content":"A"}}]}"# + "\n:"),
+        (ModelDialect.ollama, #"{"model":"m","response":"A","done":false}"# + "\n"),
+    ])
+    func eventsBeforeALimitDoNotDependOnTheChunks(dialect: ModelDialect, start: String) throws {
+        let limits = SSELimits(maxEventBytes: 64, maxLineBytes: 80)
+        let bytes = Array((start + String(repeating: "x", count: 100) + "\n\n").utf8)
+        for chunkSize in [1, 7, bytes.count] {
+            var decoder = ModelStreamDecoder(dialect: dialect, limits: limits)
+            var events: [ModelEvent] = []
+            var failure: ModelStreamError?
+            do {
+                for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+                    events += try decoder.feed(bytes[start..<min(start + chunkSize, bytes.count)])
+                }
+                events += try decoder.finish()
+            } catch {
+                failure = error
+            }
+            #expect(events == [.text("A")], "chunks of \(chunkSize)")
+            #expect(failure != nil, "chunks of \(chunkSize)")
+            #expect(throws: ModelStreamError.self, "an error sticks") { try decoder.finish() }
+        }
+    }
+
     @Test func anUnbalancedBareValueIsAnErrorAtTheEnd() throws {
         let stream = providerSSE(#"{"choices":[{"index":0,"delta":{"content":"A"}}]}"#) + "{\"error\": {\n"
         let decoding = try ModelStreamDecoder.providerDecoding(stream, dialect: .openAIChat)

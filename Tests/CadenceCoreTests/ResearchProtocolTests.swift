@@ -53,6 +53,17 @@ struct ResearchProtocolTests {
         #expect(try ResearchEventDecoder.decode(.retry(1000)) == nil)
     }
 
+    /// Found by the research fuzzer: such an id became a sequence that the frame then wrote as an
+    /// inexact JSON number, which failed to decode, so the event was lost on its way through a relay.
+    @Test("an id beyond the integers JSON holds exactly is no sequence number")
+    func hugeID() throws {
+        let data = #"{"type":"token","content":"a"}"#
+        let huge = try ResearchEventDecoder.decode(SSEEvent(type: "token", data: data, id: "1105500789780454512"))
+        #expect(huge.sequence == nil)
+        let large = try ResearchEventDecoder.decode(SSEEvent(type: "token", data: data, id: "8999999999999999"))
+        #expect(large.sequence == 8_999_999_999_999_999)
+    }
+
     @Test("an unknown type is a value, never an error")
     func unknownType() throws {
         let event = try ResearchEventDecoder.decode(SSEEvent(type: "x", data: #"{"type":"hologram","depth":3}"#, id: "9"))

@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceOracles
 import Testing
 
 /// Behaviour beyond the shared corpus: chunking edge cases, items, reconnection, the API.

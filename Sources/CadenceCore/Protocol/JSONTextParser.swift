@@ -229,7 +229,8 @@ struct JSONTextParser {
             guard skipDigits() > 0 else { throw failure("expected a digit in an exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard let value = Double(text) else { throw failure("number out of range") }
+        // Double(_:) reads an overflowing number as infinity, which JSON cannot write back.
+        guard let value = Double(text), value.isFinite else { throw failure("number out of range") }
         return .number(value)
     }
 

@@ -40,7 +40,8 @@ public enum ResearchEventDecoder {
         }
     }
 
-    /// The research event in one SSE event. A missing JSON `"sequence"` falls back to the SSE `id`.
+    /// The research event in one SSE event. A missing JSON `"sequence"` falls back to the SSE `id`
+    /// when it is an integer JSON numbers hold exactly (up to 9×10¹⁵).
     public static func decode(_ event: SSEEvent) throws(ResearchDecodingError) -> ResearchEvent {
         let json: JSONValue
         do {
@@ -54,7 +55,10 @@ public enum ResearchEventDecoder {
         } catch {
             throw ResearchDecodingError(error.code, eventType: error.eventType ?? event.type, detail: error.detail)
         }
-        if decoded.sequence == nil { decoded.sequence = Int(event.id) }
+        // Only an `id` that a JSON `"sequence"` could carry too, so the event frames and decodes the same again.
+        if decoded.sequence == nil, let id = Int(event.id), JSONValue.number(Double(id)).intValue == id {
+            decoded.sequence = id
+        }
         return decoded
     }
 }

@@ -38,6 +38,10 @@ public struct ModelStreamDecoder: Sendable {
     private var undetectedLinesEnd = 0
     /// Whether auto-detection failed: the rest of the stream is ignored.
     private var gaveUp = false
+    /// The limit error that stopped the decoder: every later call throws it.
+    private var failure: ModelStreamError?
+    /// The choices that have had their finish.
+    private var finishedChoices: Set<Int> = []
 
     /// How many bytes auto-detection looks at before it gives up.
     public static let detectionLimit = 64 << 10
@@ -63,70 +67,88 @@ public struct ModelStreamDecoder: Sendable {
 
     /// Decodes the next bytes of the body and returns the events they complete, in order.
     ///
+    /// If a limit is exceeded part-way through `bytes`, the events before that point are returned and
+    /// the next call throws (a call that decodes nothing throws at once); after that every call throws
+    /// the same error, as ``SSEDecoder`` does. So the events before an error never depend on the chunks.
+    ///
     /// - Throws: ``ModelStreamError`` when a line or an event exceeds ``limits``.
     public mutating func feed(_ bytes: some Collection<UInt8>) throws(ModelStreamError) -> [ModelEvent] {
-        if gaveUp { return [] }
+        if let failure { throw failure }
+        var events: [ModelEvent] = []
+        do {
+            try decode(bytes, into: &events)
+        } catch {
+            failure = error
+            if events.isEmpty { throw error }
+        }
+        return events
+    }
+
+    /// Decodes `bytes`, appending events; throws where a limit is exceeded, keeping what came before.
+    private mutating func decode(
+        _ bytes: some Collection<UInt8>, into events: inout [ModelEvent]
+    ) throws(ModelStreamError) {
+        if gaveUp { return }
         guard let dialect else {
             let old = undetected.count
             undetected.append(contentsOf: bytes)
-            // Detection reads complete lines one by one, so the lines already read need no second look.
-            if let detected = ModelDialect.detect(undetected[undetectedLinesEnd...]) {
-                return try start(detected)
-            }
-            if let newline = undetected[old...].lastIndex(where: {
-                $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
-            }) {
+            // Detection reads complete lines one by one, so the lines already read need no second look,
+            // and bytes that end no line give it nothing new (a long first line in small chunks is read once).
+            let newline = undetected[old...].lastIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+            if let newline {
+                if let detected = ModelDialect.detect(undetected[undetectedLinesEnd...]) {
+                    return try start(detected, into: &events)
+                }
                 undetectedLinesEnd = newline + 1
             }
             if undetected.count > Self.detectionLimit {
-                return unknownDialect()
+                events += unknownDialect()
             }
-            return []
+            return
         }
         if dialect.usesLineFraming {
-            let complete: [String]
-            do { complete = try lines.feed(bytes) } catch { throw ModelStreamError(error) }
-            return complete.flatMap { decoder.decode(payload: $0, eventType: "message") }
+            return try decodeLines(bytes, into: &events)
         }
         let bytes = Array(bytes)
-        var events: [ModelEvent] = []
         var start = 0
         for value in scanner.scan(bytes) {
-            events += try decodeSSE(bytes[start..<value.end])
-            events += decoder.decode(payload: value.text, eventType: "message")
+            try decodeSSE(bytes[start..<value.end], into: &events)
+            events += decodePayload(value.text, eventType: "message")
             start = value.end
         }
-        return events + (try decodeSSE(bytes[start...]))
+        try decodeSSE(bytes[start...], into: &events)
     }
 
     /// Ends the body and returns the last events, ending with a finish for every open choice.
     ///
     /// - Throws: ``ModelStreamError`` when a limit was exceeded.
     public mutating func finish() throws(ModelStreamError) -> [ModelEvent] {
+        if let failure { throw failure }
         if gaveUp { return [] }
+        var events: [ModelEvent] = []
         guard let dialect else {
             if undetected.isEmpty { return [.finish(.truncated)] }
             guard let detected = ModelDialect.detect(undetected, isComplete: true) else { return unknownDialect() }
-            return try start(detected) + finish()
+            try start(detected, into: &events)
+            return events + (try finish())
         }
-        var events: [ModelEvent] = []
         if dialect.usesLineFraming {
-            events = lines.finish().flatMap { decoder.decode(payload: $0, eventType: "message") }
+            for line in lines.finish() { events += decodePayload(line, eventType: "message") }
         } else {
-            events = try decodeSSE(Array("\n\n".utf8)[...], keepingOnlyComplete: true)
-            if let text = scanner.finish() { events += decoder.decode(payload: text, eventType: "message") }
+            try decodeSSE(Array("\n\n".utf8)[...], into: &events, keepingOnlyComplete: true)
+            if let text = scanner.finish() { events += decodePayload(text, eventType: "message") }
             do { _ = try sse.finish() } catch { throw ModelStreamError(error) }
         }
-        return events + decoder.finish()
+        return events + keepingFinishedChoicesClosed(decoder.finish())
     }
 
     /// Sets up the detected dialect and decodes the bytes held back.
-    private mutating func start(_ detected: ModelDialect) throws(ModelStreamError) -> [ModelEvent] {
+    private mutating func start(_ detected: ModelDialect, into events: inout [ModelEvent]) throws(ModelStreamError) {
         dialect = detected
         decoder = detected.makeDecoder()
         let held = undetected
         undetected = []
-        return try feed(held)
+        try decode(held, into: &events)
     }
 
     private mutating func unknownDialect() -> [ModelEvent] {
@@ -141,19 +163,53 @@ public struct ModelStreamDecoder: Sendable {
     }
 
     /// Feeds the SSE decoder and decodes the events it completes. At the end of the body
-    /// (`keepingOnlyComplete`), an event whose data is not complete JSON is dropped.
+    /// (`keepingOnlyComplete`), an event whose data is not complete JSON is dropped. Throws when the SSE
+    /// decoder stopped at a limit, after the events before it.
     private mutating func decodeSSE(
-        _ bytes: ArraySlice<UInt8>, keepingOnlyComplete: Bool = false
-    ) throws(ModelStreamError) -> [ModelEvent] {
-        guard !bytes.isEmpty else { return [] }
+        _ bytes: ArraySlice<UInt8>, into events: inout [ModelEvent], keepingOnlyComplete: Bool = false
+    ) throws(ModelStreamError) {
+        guard !bytes.isEmpty else { return }
         let items: [SSEItem]
         do { items = try sse.feed(bytes) } catch { throw ModelStreamError(error) }
-        var events: [ModelEvent] = []
         for case .event(let event) in items {
             if keepingOnlyComplete, !Self.isComplete(event.data) { continue }
-            events += decoder.decode(payload: event.data, eventType: event.type)
+            events += decodePayload(event.data, eventType: event.type)
         }
-        return events
+        if let failure = sse.failure { throw ModelStreamError(failure) }
+    }
+
+    /// Feeds the NDJSON splitter a line at a time, so that a too-long line stops the events where it
+    /// starts, whatever the chunks.
+    private mutating func decodeLines(
+        _ bytes: some Collection<UInt8>, into events: inout [ModelEvent]
+    ) throws(ModelStreamError) {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")).map { rest.index(after: $0) } ?? rest.endIndex
+            let complete: [String]
+            do { complete = try lines.feed(rest[..<end]) } catch { throw ModelStreamError(error) }
+            for line in complete { events += decodePayload(line, eventType: "message") }
+            rest = rest[end...]
+        }
+    }
+
+    /// Decodes one payload of the dialect.
+    private mutating func decodePayload(_ payload: String, eventType: String) -> [ModelEvent] {
+        keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
+    }
+
+    /// Drops what a stream sends for a choice after its finish (`done: true` followed by more lines),
+    /// so that each choice ends with its finish, as ``ModelEvent`` promises.
+    private mutating func keepingFinishedChoicesClosed(_ events: [ModelEvent]) -> [ModelEvent] {
+        var kept: [ModelEvent] = []
+        for event in events {
+            if let choice = event.choice {
+                guard !finishedChoices.contains(choice) else { continue }
+                if case .finish = event { finishedChoices.insert(choice) }
+            }
+            kept.append(event)
+        }
+        return kept
     }
 
     private static func isComplete(_ data: String) -> Bool {

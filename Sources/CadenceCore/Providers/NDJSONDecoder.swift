@@ -15,6 +15,8 @@ public struct NDJSONDecoder: Sendable {
     public let maxLineBytes: Int
     private var line: [UInt8] = []
     private var skippingLongLine = false
+    /// Lines completed by a call that threw, returned first by the next call.
+    private var heldLines: [String] = []
 
     /// - Parameter maxLineBytes: the longest line accepted; a longer one throws ``NDJSONDecoderError``.
     public init(maxLineBytes: Int = 1 << 20) {
@@ -24,9 +26,12 @@ public struct NDJSONDecoder: Sendable {
     /// Adds bytes and returns the lines they complete.
     ///
     /// - Throws: ``NDJSONDecoderError`` when a line grows past ``maxLineBytes``. The rest of that line
-    ///   is then skipped, so the decoder can go on with the next line if the caller wishes.
+    ///   is then skipped and the rest of `bytes` still read; the lines they complete come first in
+    ///   the next call's result, so a caller that goes on gets the same lines whatever the chunks.
     public mutating func feed(_ bytes: some Collection<UInt8>) throws(NDJSONDecoderError) -> [String] {
-        var lines: [String] = []
+        var lines = heldLines
+        heldLines = []
+        var isTooLong = false
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
                 if skippingLongLine {
@@ -41,15 +46,20 @@ public struct NDJSONDecoder: Sendable {
             if line.count > maxLineBytes + 1 || (line.count > maxLineBytes && byte != UInt8(ascii: "\r")) {
                 line.removeAll()
                 skippingLongLine = true
-                throw NDJSONDecoderError(maxLineBytes: maxLineBytes)
+                isTooLong = true
             }
+        }
+        if isTooLong {
+            heldLines = lines
+            throw NDJSONDecoderError(maxLineBytes: maxLineBytes)
         }
         return lines
     }
 
     /// Ends the stream and returns the last line if it had no line end.
     public mutating func finish() -> [String] {
-        var lines: [String] = []
+        var lines = heldLines
+        heldLines = []
         if !skippingLongLine { appendLine(to: &lines) }
         skippingLongLine = false
         return lines

@@ -1,0 +1,42 @@
+import CadenceMarkdown
+
+/// Incremental markdown equals a full parse, for any split of the same text.
+///
+/// The options byte chooses the syntax (Cadence's default, strict CommonMark or GFM). The text is
+/// appended in the header's chunks, cut between Unicode scalars (so a CRLF or a grapheme cluster
+/// may be cut), reading the open tail after every chunk as a streaming view does. Along the way
+/// a committed block never changes and equals the block at its index in the full parse; at the end
+/// ``MarkdownDocument/finish()`` equals ``MarkdownParser/parse(_:)`` of the whole text, and the
+/// tree renders to HTML and ANSI without trapping.
+public enum MarkdownIncrementalOracle: FuzzOracle {
+    public static let target = "markdown"
+
+    static let syntaxes: [MarkdownOptions] = [.default, .commonMark, .gfm]
+
+    public static func check(_ data: [UInt8]) throws(OracleViolation) {
+        let input = FuzzInput(data)
+        let options = syntaxes[Int(input.options) % syntaxes.count]
+        let text = input.text
+        let expected = MarkdownParser(options: options).parse(text)
+        var document = MarkdownDocument(options: options)
+        var committed: [Block] = []
+        var offset = 0
+        for chunk in input.chunks(of: text.unicodeScalars) {
+            document.append(Substring(chunk))
+            offset += chunk.count
+            let now = document.committed
+            guard now.starts(with: committed) else {
+                throw OracleViolation("a committed block changed after scalar \(offset)")
+            }
+            guard expected.blocks.starts(with: now) else {
+                throw OracleViolation("a block committed after scalar \(offset) differs from the full parse")
+            }
+            committed = now
+            _ = document.tail
+        }
+        let final = document.finish()
+        try OracleViolation.expect(final, equals: expected, "the incremental tree differs from the full parse")
+        _ = HTMLRenderer().render(final)
+        _ = ANSIRenderer(width: 1 + Int(input.splitSeed % 100)).render(final)
+    }
+}

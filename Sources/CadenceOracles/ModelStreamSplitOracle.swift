@@ -1,0 +1,101 @@
+public import CadenceCore
+
+/// A provider stream decodes to the same typed events for any split of the same bytes, with the
+/// dialect named and with it detected from the content; and, as ``ModelEvent`` promises, every
+/// choice that appears ends with exactly one finish.
+///
+/// One oracle per dialect (``OpenAIChatSplitOracle`` …) so that each has its own fuzz target and
+/// seed corpus. The options byte chooses the limits: the defaults, or small ones the payload can
+/// exceed.
+public protocol ModelStreamSplitOracle: FuzzOracle {
+    static var dialect: ModelDialect { get }
+}
+
+extension ModelStreamSplitOracle {
+    public static var target: String { dialect.rawValue }
+
+    public static func check(_ data: [UInt8]) throws(OracleViolation) {
+        let input = FuzzInput(data)
+        let limits = SSESplitOracle.limits[Int(input.options) % SSESplitOracle.limits.count]
+        let plan = input.chunks(of: input.payload)
+        for dialect in [Optional(dialect), nil] {
+            let named = dialect?.rawValue ?? "auto-detected"
+            let make = {
+                dialect.map { ModelStreamDecoder(dialect: $0, limits: limits) } ?? .autoDetecting(limits: limits)
+            }
+            let whole = decode([input.payload[...]], with: make())
+            if whole.error == nil { try checkChoicesFinishOnce(whole.events, named) }
+            let split = decode(plan, with: make())
+            try OracleViolation.expect(
+                split, equals: whole,
+                "\(named): chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
+        }
+    }
+
+    /// Every choice that appears ends with exactly one finish, and nothing follows it in that choice.
+    static func checkChoicesFinishOnce(_ events: [ModelEvent], _ named: String) throws(OracleViolation) {
+        var finished: Set<Int> = []
+        for event in events {
+            guard let choice = event.choice else { continue }
+            if finished.contains(choice) {
+                throw OracleViolation("\(named): choice \(choice) has \(event.jsonLine()) after its finish")
+            }
+            if case .finish = event { finished.insert(choice) }
+        }
+        let unfinished = Set(events.compactMap(\.choice)).subtracting(finished)
+        guard unfinished.isEmpty, !finished.isEmpty else {
+            throw OracleViolation(
+                "\(named): choices \(unfinished.sorted()) never finish (finished: \(finished.sorted()))")
+        }
+    }
+
+    /// Feeds `chunks` then finishes, stopping at the first error; writes each event as JSON too.
+    static func decode(_ chunks: [ArraySlice<UInt8>], with decoder: ModelStreamDecoder) -> ModelStreamOutcome {
+        var decoder = decoder
+        var outcome = ModelStreamOutcome()
+        do throws(ModelStreamError) {
+            for chunk in chunks { outcome.events += try decoder.feed(chunk) }
+            outcome.events += try decoder.finish()
+        } catch {
+            outcome.error = error.code
+        }
+        for event in outcome.events { _ = event.jsonLine() }
+        return outcome
+    }
+}
+
+/// The events of one decoding, and the error that stopped it.
+struct ModelStreamOutcome: Equatable, CustomStringConvertible {
+    var events: [ModelEvent] = []
+    /// Which limit stopped the decoder (its message counts bytes seen, which depends on the chunks).
+    var error: ModelStreamError.Code?
+
+    var description: String {
+        "\(events.count) events \(events.map { $0.jsonLine() }), error \(String(describing: error))"
+    }
+}
+
+/// OpenAI Chat Completions streams (and the compatible servers).
+public enum OpenAIChatSplitOracle: ModelStreamSplitOracle {
+    public static let dialect = ModelDialect.openAIChat
+}
+
+/// OpenAI Responses streams.
+public enum OpenAIResponsesSplitOracle: ModelStreamSplitOracle {
+    public static let dialect = ModelDialect.openAIResponses
+}
+
+/// Anthropic Messages streams.
+public enum AnthropicSplitOracle: ModelStreamSplitOracle {
+    public static let dialect = ModelDialect.anthropic
+}
+
+/// Gemini `streamGenerateContent?alt=sse` streams.
+public enum GeminiSplitOracle: ModelStreamSplitOracle {
+    public static let dialect = ModelDialect.gemini
+}
+
+/// Ollama's native NDJSON streams.
+public enum OllamaSplitOracle: ModelStreamSplitOracle {
+    public static let dialect = ModelDialect.ollama
+}
