@@ -104,10 +104,14 @@ struct AnswerStreamTests {
         let stream = AnswerStream(
             request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
             configuration: configuration, clock: clock)
-        // Read until some text has arrived, then move time past the idle timeout while the server stalls.
+        // Read everything the server sent before it stalled (events 1 to 9), then move time past the
+        // idle timeout. Reading only the first text would let the timeout fire with some of those events
+        // still in the socket, and the resume would then ask from an earlier cursor.
+        let beforeStall = String(script.text.unicodeScalars.dropLast(script.text(after: 9).unicodeScalars.count))
         var iterator = stream.makeAsyncIterator()
         var updates: [AnswerUpdate] = []
-        while Self.text(of: updates).isEmpty, let update = await iterator.next() { updates.append(update) }
+        while Self.text(of: updates) != beforeStall, let update = await iterator.next() { updates.append(update) }
+        #expect(Self.text(of: updates) == beforeStall)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(121))
         // The idle timeout resumes once: past the retry wait, a new connection asks for what follows.
