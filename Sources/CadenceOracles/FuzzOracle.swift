@@ -13,11 +13,18 @@ public protocol FuzzOracle: SendableMetatype {
     /// The name of the fuzz target and of its folder under `Fuzz/Regressions`.
     static var target: String { get }
 
-    /// Checks the property on one input.
+    /// Checks the property on one input, in the variant its header chooses: what the fuzzer runs.
     static func check(_ data: [UInt8]) throws(OracleViolation)
+
+    /// Checks the property on one input in every variant the header could choose between (both
+    /// detection modes of a provider stream, a tail read after every markdown chunk): what a regression
+    /// test runs, so that a saved input keeps failing whichever variant found it. By default, ``check(_:)``.
+    static func checkEveryVariant(_ data: [UInt8]) throws(OracleViolation)
 }
 
 extension FuzzOracle {
+    public static func checkEveryVariant(_ data: [UInt8]) throws(OracleViolation) { try check(data) }
+
     /// The body of `LLVMFuzzerTestOneInput`: checks the input and traps on a violation, so that
     /// libFuzzer saves the input as a crash.
     public static func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {

@@ -5,8 +5,9 @@ public import CadenceCore
 /// choice that appears ends with exactly one finish.
 ///
 /// One oracle per dialect (``OpenAIChatSplitOracle`` …) so that each has its own fuzz target and
-/// seed corpus. The options byte chooses the limits: the defaults, or small ones the payload can
-/// exceed.
+/// seed corpus. The options byte chooses the limits (the defaults, or small ones the payload can
+/// exceed) with its low seven bits, and with its high bit whether the fuzzer checks the dialect named
+/// (0) or detected from the content (1); ``checkEveryVariant(_:)`` checks both.
 public protocol ModelStreamSplitOracle: FuzzOracle {
     static var dialect: ModelDialect { get }
 }
@@ -16,20 +17,26 @@ extension ModelStreamSplitOracle {
 
     public static func check(_ data: [UInt8]) throws(OracleViolation) {
         let input = FuzzInput(data)
-        let limits = SSESplitOracle.limits[Int(input.options) % SSESplitOracle.limits.count]
-        let plan = input.chunks(of: input.payload)
-        for dialect in [Optional(dialect), nil] {
-            let named = dialect?.rawValue ?? "auto-detected"
-            let make = {
-                dialect.map { ModelStreamDecoder(dialect: $0, limits: limits) } ?? .autoDetecting(limits: limits)
-            }
-            let whole = decode([input.payload[...]], with: make())
-            if whole.error == nil { try checkChoicesFinishOnce(whole.events, named) }
-            let split = decode(plan, with: make())
-            try OracleViolation.expect(
-                split, equals: whole,
-                "\(named): chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
-        }
+        try check(input, dialect: input.options & 0x80 == 0 ? dialect : nil)
+    }
+
+    public static func checkEveryVariant(_ data: [UInt8]) throws(OracleViolation) {
+        let input = FuzzInput(data)
+        try check(input, dialect: dialect)
+        try check(input, dialect: nil)
+    }
+
+    /// Decodes the payload whole and in the header's chunks, with `dialect` or detecting it.
+    static func check(_ input: FuzzInput, dialect: ModelDialect?) throws(OracleViolation) {
+        let limits = SSESplitOracle.limits[Int(input.options & 0x7F) % SSESplitOracle.limits.count]
+        let named = dialect?.rawValue ?? "auto-detected"
+        let make = { dialect.map { ModelStreamDecoder(dialect: $0, limits: limits) } ?? .autoDetecting(limits: limits) }
+        let whole = decode([input.payload[...]], with: make())
+        for event in whole.events { _ = event.jsonLine() }
+        if whole.error == nil { try checkChoicesFinishOnce(whole.events, named) }
+        let split = decode(input.chunks(of: input.payload), with: make())
+        try OracleViolation.expect(
+            split, equals: whole, "\(named): chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
     }
 
     /// Every choice that appears ends with exactly one finish, and nothing follows it in that choice.
@@ -49,7 +56,7 @@ extension ModelStreamSplitOracle {
         }
     }
 
-    /// Feeds `chunks` then finishes, stopping at the first error; writes each event as JSON too.
+    /// Feeds `chunks` then finishes, stopping at the first error.
     static func decode(_ chunks: [ArraySlice<UInt8>], with decoder: ModelStreamDecoder) -> ModelStreamOutcome {
         var decoder = decoder
         var outcome = ModelStreamOutcome()
@@ -59,7 +66,6 @@ extension ModelStreamSplitOracle {
         } catch {
             outcome.error = error.code
         }
-        for event in outcome.events { _ = event.jsonLine() }
         return outcome
     }
 }

@@ -18,9 +18,9 @@ public struct RegressionInput: Sendable, CustomStringConvertible {
 
     public var description: String { "\(target)/\(name)" }
 
-    /// Runs the oracle on the input.
+    /// Runs the oracle on the input, in every variant (``FuzzOracle/checkEveryVariant(_:)``).
     public func check() throws(OracleViolation) {
-        try oracle.check(bytes)
+        try oracle.checkEveryVariant(bytes)
     }
 
     /// Every input saved for these oracles' targets, in name order.
