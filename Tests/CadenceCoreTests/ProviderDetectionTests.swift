@@ -83,6 +83,21 @@ struct ProviderDetectionTests {
         #expect(decoder.dialect == .openAIChat)
     }
 
+    @Test("a byte order mark is skipped only at the start of the stream, whichever chunk a line starts")
+    func byteOrderMarkOnlyAtTheStart() throws {
+        // Found by the openai-responses fuzz target (auto-detecting): when a chunk ended just before a
+        // mid-stream BOM, the line after it was read as if it started the stream and said "ollama".
+        let stream = Array("x\n\u{FEFF}data: {\"model\":\"m\",\"response\":\"hi\",\"done\":false}\nevent: ping\n".utf8)
+        var whole = ModelStreamDecoder.autoDetecting()
+        _ = try whole.feed(stream)
+        var split = ModelStreamDecoder.autoDetecting()
+        _ = try split.feed(stream[..<2])
+        _ = try split.feed(stream[2...])
+        #expect(whole.dialect == .anthropic)
+        #expect(split.dialect == .anthropic)
+        #expect(ModelDialect.detect(Array("\u{FEFF}event: ping\n".utf8)) == .anthropic)
+    }
+
     @Test func rawValuesAreTheCommandLineNames() {
         #expect(
             ModelDialect.allCases.map(\.rawValue) == [

@@ -14,8 +14,15 @@ extension ModelDialect {
     /// ModelDialect.detect(Array(capture.utf8))  // .anthropic
     /// ```
     public static func detect(_ prefix: some Collection<UInt8>, isComplete: Bool = false) -> ModelDialect? {
-        var text = String(decoding: prefix, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        detect(prefix, isComplete: isComplete, startsStream: true)
+    }
+
+    /// ``detect(_:isComplete:)`` of lines that start the stream or, with `startsStream` false, follow
+    /// lines already read: a byte order mark is skipped only at the very start, as the SSE decoder
+    /// does, so that the lines say the same whichever chunk they came in.
+    static func detect(_ lines: some Collection<UInt8>, isComplete: Bool, startsStream: Bool) -> ModelDialect? {
+        var text = String(decoding: lines, as: UTF8.self)
+        if startsStream, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         var lines = text.split(
             omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
         if !isComplete { lines.removeLast() }  // the last piece has no line end yet

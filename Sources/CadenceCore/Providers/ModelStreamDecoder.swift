@@ -96,7 +96,8 @@ public struct ModelStreamDecoder: Sendable {
             // and bytes that end no line give it nothing new (a long first line in small chunks is read once).
             let newline = undetected[old...].lastIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
             if let newline {
-                if let detected = ModelDialect.detect(undetected[undetectedLinesEnd...]) {
+                let lines = undetected[undetectedLinesEnd...]
+                if let detected = ModelDialect.detect(lines, isComplete: false, startsStream: undetectedLinesEnd == 0) {
                     return try start(detected, into: &events)
                 }
                 undetectedLinesEnd = newline + 1
