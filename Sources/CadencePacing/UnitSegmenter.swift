@@ -15,8 +15,11 @@ struct UnitBoundary: Sendable, Equatable {
 /// O(chunk), never a rescan of the whole text.
 ///
 /// Rules, by granularity:
-/// - `words` (adaptive mode): a unit is a word with the whitespace after it. CJK text and
-///   emoji break between characters (except before closing or after opening punctuation).
+/// - `words` (adaptive mode): a unit is a word with the whitespace after it, in scripts that
+///   space their words. Elsewhere the unit follows the script (``Script``): each CJK
+///   ideograph, each kana or Hangul syllable, each grapheme cluster of Thai, Lao, Khmer or
+///   Myanmar, each emoji, except that closing punctuation stays with the text before it and
+///   opening punctuation with the text after it.
 ///   Inside a ```` ``` ```` fence (a line starting with three backticks, up to the next one) a
 ///   unit is a whole line with its LF. Citation markers such as `[1][2]` contain no
 ///   whitespace, so they never split.
@@ -155,7 +158,9 @@ struct UnitSegmenter: Sendable {
         case .graphemes:
             break
         case .words:
-            guard previous.isNewline || (previous.isWhitespace && !tailIsCode) else { return nil }
+            let endsUnit =
+                previous.isNewline || (!tailIsCode && (previous.isWhitespace || (previous.isOwnUnit && !previous.forbidsBreakAfter)))
+            guard endsUnit else { return nil }
         case .wordsAndSpaces:
             return nil
         }
@@ -170,7 +175,7 @@ struct UnitSegmenter: Sendable {
         while index < text.endIndex {
             let next = text.index(after: index)
             let character = text[index]
-            if next == text.endIndex, !settlingLast, !Self.cannotGrow(character) {
+            if next == text.endIndex, !settlingLast, !Self.settlesAtOnce(character) {
                 // The last cluster may still grow, but it cannot merge with the one before:
                 // the cut in front of it is already decided.
                 emitBoundary(before: CharacterTraits(character))
@@ -185,9 +190,44 @@ struct UnitSegmenter: Sendable {
         }
     }
 
-    /// Clusters that no following scalar can extend in practice.
-    private static func cannotGrow(_ character: Character) -> Bool {
-        character == " " || character == "\t" || character == "\n" || character == "\r\n"
+    /// Clusters that no following scalar extends in practice, so that the cut after them is
+    /// decided without waiting for the next character: whitespace, and a single CJK ideograph,
+    /// precomposed Hangul syllable, or kana that takes no voicing mark. Kana that do (か, は,
+    /// ウ …) wait: decomposed text (NFD, as in macOS file names) writes が as か and U+3099.
+    /// An ideographic variation selector, or a conjoining jamo after a syllable, arriving after
+    /// a pause is the one case in which a cluster grows after it was shown; NFC text, which
+    /// models write, has neither.
+    static func settlesAtOnce(_ character: Character) -> Bool {
+        if character == " " || character == "\t" || character == "\n" || character == "\r\n" { return true }
+        let scalars = character.unicodeScalars
+        guard scalars.count == 1, let scalar = scalars.first else { return false }
+        switch Script(scalar) {
+        case .ideograph:
+            return true
+        case .syllabary:
+            // Conjoining jamo combine with the jamo after them.
+            if (0x1100...0x11FF).contains(scalar.value) || (0xA960...0xA97F).contains(scalar.value)
+                || (0xD7B0...0xD7FF).contains(scalar.value)
+            {
+                return false
+            }
+            return !takesVoicingMark(scalar.value)
+        case .spaced, .unspaced, .emoji:
+            return false
+        }
+    }
+
+    /// Hiragana and katakana that a (handakuten) dakuten can follow: う, か–ぢ, つ–ど, は–ぽ, ゝ,
+    /// their katakana, and ワ–ヲ, ヽ.
+    private static func takesVoicingMark(_ value: UInt32) -> Bool {
+        let hiragana = value >= 0x30A0 && value <= 0x30FA ? value - 0x60 : value
+        switch hiragana {
+        case 0x3046, 0x304B...0x3062, 0x3064...0x3069, 0x306F...0x307D, 0x309D,
+            0x308F...0x3092:  // ワ–ヲ: katakana only, shifted down from 0x30EF
+            return true
+        default:
+            return value == 0x30FD
+        }
     }
 
     /// Emits the boundary in front of a cluster with these traits, if the rules allow one.
@@ -236,15 +276,15 @@ struct UnitSegmenter: Sendable {
         if granularity == .graphemes || atLineStart { return true }
         if scannedScalars - unitStart >= maximumUnitLength { return true }
         if tailIsCode { return false }
-        let ideographicBreak =
+        let scriptBreak =
             !previous.isWhitespace && !next.isWhitespace
-            && (previous.isIdeographic || next.isIdeographic)
+            && (previous.isOwnUnit || next.isOwnUnit)
             && !next.forbidsBreakBefore && !previous.forbidsBreakAfter
         switch granularity {
         case .words:
-            return (previous.isWhitespace && !next.isWhitespace) || ideographicBreak
+            return (previous.isWhitespace && !next.isWhitespace) || scriptBreak
         case .wordsAndSpaces:
-            return previous.isWhitespace != next.isWhitespace || ideographicBreak
+            return previous.isWhitespace != next.isWhitespace || scriptBreak
         case .graphemes:
             return true
         }

@@ -69,10 +69,44 @@ struct UnitRulesTests {
 
     @Test("CJK text breaks between characters, never before closing punctuation")
     func cjk() {
-        let visible = visibleWhileOpen(["流式输出。下一"])
-        // Everything but the unsettled last character; "。" stays with "出".
-        #expect(visible == "流式输出。下")
-        #expect(!visibleWhileOpen(["流式输出", "。"]).hasSuffix("出"))
+        // An ideograph is a unit of its own, and settled as soon as it arrives.
+        #expect(visibleWhileOpen(["流式输出。下一"]) == "流式输出。下一")
+        // "。" stays with "出": revealed a unit at a time, the text never ends between them.
+        var harness = PacerHarness(hz: 240)
+        harness.pacer.append(String(repeating: "流式输出。", count: 20), at: .zero)
+        harness.run(until: 200)
+        let cuts = Set(harness.frames.filter(\.changed).map(\.visible))
+        #expect(cuts.count > 5)
+        #expect(cuts.allSatisfy { $0 % 5 != 4 })
+    }
+
+    @Test(
+        "units follow the script: ideographs, kana and Hangul syllables alone, Thai by cluster, spaced scripts by word",
+        arguments: [
+            // Japanese: ideographs and kana that take no voicing mark settle at once; か may still
+            // become が (decomposed), so it waits for what follows.
+            ("日本語の文章です。", "日本語の文章です。"),
+            ("日本語の文章では", "日本語の文章で"),  // は may become ば
+            ("読者はアプリが壊れたと感じるか", "読者はアプリが壊れたと感じる"),
+            // Korean: a precomposed syllable is a unit, even inside a spaced word.
+            ("한국어는 띄어쓰기를 사용하지만 조", "한국어는 띄어쓰기를 사용하지만 조"),
+            // Thai has no spaces and no ideographs: one grapheme cluster at a time, the last
+            // cluster held (a vowel or tone mark may still attach to it).
+            ("สวัสดีครับ", "สวัสดีครั"),
+            ("ພາສາລາວ", "ພາສາລາ"),  // Lao
+            ("ភាសាខ្មែរ", "ភាសាខ្មែ"),  // Khmer: ខ្មែ (a stacked consonant and a vowel) is one cluster
+            // Spaced scripts keep whole words, whatever their alphabet.
+            ("Привет, ми", "Привет, "),
+            ("مرحبا بالعا", "مرحبا "),
+            ("Grüße aus Kö", "Grüße aus "),
+            // Mixed: a Latin word inside CJK text is still whole.
+            ("模型 Ångstr", "模型 "),
+        ])
+    func scriptUnits(text: String, expected: String) {
+        #expect(visibleWhileOpen([text]) == expected)
+        // Whatever is visible ends between grapheme clusters.
+        let visible = visibleWhileOpen([text])
+        #expect(text.characterBoundaries.contains(visible.unicodeScalars.count))
     }
 
     @Test(
