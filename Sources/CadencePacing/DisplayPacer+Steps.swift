@@ -47,7 +47,7 @@ extension DisplayPacer {
 
     /// Adaptive mode: a reveal head moves at `rate = λ + (backlog − λ·lag) / catchUpTime`,
     /// where λ is the recent arrival rate (with the base rate as prior) and the target lag
-    /// follows the typical arrival gap. The visible text snaps forward to the end of the unit
+    /// follows the typical arrival gap; text older than `latencyBudget` pulls the head to it. The visible text snaps forward to the end of the unit
     /// the head is in. Catch-up is proportional to the excess backlog, with no dead band.
     mutating func adaptiveStep(at time: Double, elapsed: Double) -> UnitBoundary? {
         let limit = committable(at: time)
@@ -62,6 +62,10 @@ extension DisplayPacer {
         let backlog = max(0, Double(limit.scalarOffset) - head)
         let rate = max(0, arrivalRate + (backlog - arrivalRate * lag / 1000) / (catchUp / 1000))
         head = min(Double(limit.scalarOffset), head + rate * elapsed / 1000)
+        if let budget = configuration.latencyBudget {
+            // Whatever the rate law says, text that has waited its budget is shown now.
+            head = max(head, arrivalDeadlines.due(at: time, budget: budget.milliseconds, head: head, limit: limit.scalarOffset))
+        }
 
         // The first unit appears as soon as it is complete.
         if visible.scalarOffset == 0 {

@@ -58,6 +58,8 @@ public struct DisplayPacer: Sendable {
     var segmenter: UnitSegmenter
     var arrivals: ArrivalEstimator
     var unstampedScalars = 0
+    /// Adaptive mode: where each chunk not yet passed by the head ends, and when it arrived.
+    var arrivalDeadlines = ArrivalDeadlines()
     var visible = UnitBoundary.start
     /// Adaptive mode: the fractional reveal head, in scalars.
     var head = 0.0
@@ -115,6 +117,7 @@ public struct DisplayPacer: Sendable {
         segmenter.append(chunk)
         if let arrival {
             arrivals.record(scalars: count, at: arrival.milliseconds)
+            arrivalDeadlines.record(end: segmenter.receivedScalars, at: arrival.milliseconds)
         } else {
             unstampedScalars += count
         }
@@ -143,6 +146,7 @@ public struct DisplayPacer: Sendable {
         lastFrame = time
         if unstampedScalars > 0 {
             arrivals.record(scalars: unstampedScalars, at: time)
+            arrivalDeadlines.record(end: segmenter.receivedScalars, at: time)
             unstampedScalars = 0
         }
         let limit = configuration.maximumUpdatesPerSecond

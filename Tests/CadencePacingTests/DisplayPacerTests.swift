@@ -48,6 +48,24 @@ struct DisplayPacerTests {
         #expect(settled.filter(\.changed).count >= 3 * 5)
     }
 
+    @Test("the latency budget shows text that has waited that long, whatever buffer the rate law keeps")
+    func latencyBudget() {
+        func visibleAt450(budget: Duration?) -> Int {
+            var configuration = DisplayPacer.Configuration()
+            configuration.minimumLag = .seconds(5)  // a rate law that wants a five-second buffer
+            configuration.maximumLag = .seconds(5)
+            configuration.latencyBudget = budget
+            var harness = PacerHarness(DisplayPacer(configuration: configuration))
+            harness.pacer.append(String(repeating: "word ", count: 100), at: .zero)
+            harness.run(until: 420)
+            #expect(harness.pacer.visibleScalarCount < 500)  // still buffering before the budget
+            harness.run(until: 450)
+            return harness.pacer.visibleScalarCount
+        }
+        #expect(visibleAt450(budget: .milliseconds(430)) == 500)
+        #expect(visibleAt450(budget: nil) < 500)
+    }
+
     @Test("catch-up is proportional: a bigger backlog drains faster")
     func proportionalCatchUp() {
         func shown(after milliseconds: Double, backlog words: Int) -> Int {
