@@ -217,18 +217,12 @@ struct UnitSegmenter: Sendable {
         }
     }
 
-    /// Hiragana and katakana that a (handakuten) dakuten can follow: う, か–ぢ, つ–ど, は–ぽ, ゝ,
-    /// their katakana, and ワ–ヲ, ヽ.
-    private static func takesVoicingMark(_ value: UInt32) -> Bool {
-        let hiragana = value >= 0x30A0 && value <= 0x30FA ? value - 0x60 : value
-        switch hiragana {
-        case 0x3046, 0x304B...0x3062, 0x3064...0x3069, 0x306F...0x307D, 0x309D,
-            0x308F...0x3092:  // ワ–ヲ: katakana only, shifted down from 0x30EF
-            return true
-        default:
-            return value == 0x30FD
-        }
-    }
+    /// Hiragana and katakana that a voicing mark (dakuten or handakuten) turns into another kana:
+    /// う, か–こ, さ–そ, た–と, は–ほ, ゝ and their katakana, with ワ–ヲ and ヽ.
+    private static func takesVoicingMark(_ value: UInt32) -> Bool { voiceable.contains(value) }
+
+    private static let voiceable: Set<UInt32> = Set(
+        "うかきくけこさしすせそたちつてとはひふへほゝウカキクケコサシスセソタチツテトハヒフヘホワヰヱヲヽ".unicodeScalars.map(\.value))
 
     /// Emits the boundary in front of a cluster with these traits, if the rules allow one.
     /// Only the cluster's first scalar matters, so this is safe for an unsettled cluster.
