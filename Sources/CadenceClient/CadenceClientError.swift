@@ -1,4 +1,4 @@
-public import CadenceCore
+import CadenceCore
 import Foundation
 
 /// Why an answer stream failed. The message says what happened and what to do.

@@ -39,7 +39,7 @@ struct HTTPBodyReader {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw CadenceClientError(
                 .transport, message: "the connection failed mid-stream: \(error)", retryable: true,
-                underlying: error as? any Error & Sendable)
+                underlying: error)
         }
     }
 
@@ -76,7 +76,7 @@ struct HTTPBodyReader {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw CadenceClientError(
                 .transport, message: "could not reach \(request.url): \(error)", retryable: true,
-                underlying: error as? any Error & Sendable)
+                underlying: error)
         }
         guard head.status == .ok else {
             var body = ByteBuffer()

@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+import AsyncHTTPClient
 public import CadenceCore
 import NIOCore
 import NIOHTTP1

@@ -1,7 +1,7 @@
 public import CadenceCore
 public import CadencePacing
 public import CadenceStore
-public import Foundation
+import Foundation
 public import Observation
 
 /// One conversation on screen: its answers, newest first, each fed by its own stream, plus the

@@ -55,6 +55,7 @@ struct CadenceBinary {
         return (process, out, errors, killIfHung(process))
     }
 
+    @discardableResult
     static func killIfHung(_ process: Process) -> DispatchWorkItem {
         let watchdog = DispatchWorkItem { [process] in
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }

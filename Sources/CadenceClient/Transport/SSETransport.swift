@@ -108,7 +108,7 @@ public struct SSETransport: ResearchTransport {
             CadenceClientError(.malformedEvent, message: error.description, underlying: error)
         case is CancellationError: error
         default:
-            CadenceClientError(.transport, message: "the stream failed: \(error)", retryable: true, underlying: error as? any Error & Sendable)
+            CadenceClientError(.transport, message: "the stream failed: \(error)", retryable: true, underlying: error)
         }
     }
 }

@@ -54,7 +54,7 @@ enum WebSocketMessages {
         default:
             CadenceClientError(
                 .transport, message: "the WebSocket failed: \(error)", retryable: true,
-                underlying: error as? any Error & Sendable)
+                underlying: error)
         }
     }
 
