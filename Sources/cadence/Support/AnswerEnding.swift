@@ -52,8 +52,8 @@ enum AnswerEnding: Sendable, Equatable {
         }
     }
 
-    /// How much worse than `other` this ending is, for a chat of several answers: cancelled, then
-    /// failed, then timed out, then completed.
+    /// How bad this ending is, for picking the worst of a chat's answers (its exit status): cancelled
+    /// is worst, then failed, then timed out, then completed.
     var severity: Int {
         switch self {
         case .completed: 0
