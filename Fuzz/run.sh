@@ -43,8 +43,10 @@ case ${SANITIZE:-address} in
   none) sanitizers=fuzzer scratch=.build-fuzz-noasan ;;
   *) echo "SANITIZE must be address or none" >&2; exit 64 ;;
 esac
+# A failed build stops here: fuzzing the binary an earlier build left would test old code.
 nice swift build --scratch-path "$scratch" -c release --sanitize=fuzzer -Xswiftc -sanitize="$sanitizers" \
-  --product "$product" 2>&1 | grep -v -E "Cannot export local symbol|distributed-tracing|CMakeLists.txt" >&2 || true
+  --product "$product" 2>&1 | { grep -v -E "Cannot export local symbol|distributed-tracing|CMakeLists.txt" >&2 || true; }
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "the build of $product failed" >&2; exit 1; }
 binary=$scratch/release/$product
 
 work=.work/$target

@@ -25,6 +25,17 @@ struct ProviderOpenAIChatTests {
         #expect(decoding.finishes(choice: 1) == [.length])
     }
 
+    @Test("data after [DONE] is ignored: a choice first seen there would never finish")
+    func dataAfterDoneIsIgnored() throws {
+        // Found by the openai-chat fuzz target.
+        let stream = providerSSE(
+            #"{"choices":[{"index":0,"delta":{"content":"A"}}]}"#,
+            "[DONE]",
+            #"{"choices":[{"index":5,"delta":{"content":" late"}}]}"#)
+        let decoding = try ModelStreamDecoder.providerDecoding(stream, dialect: .openAIChat)
+        #expect(decoding.events == [.text("A"), .finish(.stop)])
+    }
+
     @Test func azureEmptyFirstChunkAndUsageChunkYieldNoText() throws {
         let stream = providerSSE(
             #"{"choices":[],"prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}"#,

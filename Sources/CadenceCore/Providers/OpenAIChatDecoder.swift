@@ -8,7 +8,8 @@
 /// or one embedded in the last chunk) becomes ``ModelEvent/usage(_:)``. A chunk with empty `choices`
 /// (Azure's first, content-filter results) yields nothing. `data: {"error":…}` after HTTP 200 becomes
 /// ``ModelEvent/error(_:)`` and finishes the open choices with ``FinishReason/error``.
-/// The stream ends on `data: [DONE]`; a choice still open then finishes with ``FinishReason/stop``.
+/// The stream ends on `data: [DONE]`; a choice still open then finishes with ``FinishReason/stop``,
+/// and data after it is ignored.
 ///
 /// ```swift
 /// var decoder = OpenAIChatDecoder()
@@ -44,6 +45,9 @@ extension OpenAIChatDecoder: ProviderPayloadDecoder {
     }
 
     mutating func decode(json: JSONValue, eventType: String, payload: String) -> [ModelEvent] {
+        // `[DONE]` ended the stream and finished every choice: what follows it is ignored, or a choice
+        // first seen after it would never finish.
+        guard !ended else { return [] }
         if let error = Self.streamError(in: json, eventType: eventType, payload: payload) {
             return [.error(error)] + choices.finishUnfinished(.error)
         }
