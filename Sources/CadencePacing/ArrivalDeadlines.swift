@@ -1,7 +1,8 @@
-/// The arrival time of every chunk the adaptive head has not passed yet, for the latency
-/// budget: a chunk that arrived at `t` is due on screen at `t + budget`.
+/// The arrival time of every chunk the adaptive head has not passed yet: a chunk that arrived at
+/// `t` is due on screen at `t + lag`.
 ///
-/// Amortised O(1) per chunk: entries the head has passed are dropped from the front.
+/// Amortised O(1) per chunk to keep; a query costs O(chunks the head has not passed), which is
+/// the chunks that arrived within the lag. Chunks stamped with the same time share one entry.
 struct ArrivalDeadlines: Sendable {
     private var ends: [Int] = []
     private var times: [Double] = []
@@ -9,14 +10,20 @@ struct ArrivalDeadlines: Sendable {
 
     /// The text up to scalar offset `end` (exclusive) had arrived by `time`.
     mutating func record(end: Int, at time: Double) {
-        if start < ends.count, ends.last == end { return }
+        if start < ends.count, let last = times.last, last == time {
+            ends[ends.count - 1] = end  // the same instant: one chunk, one deadline
+            return
+        }
         ends.append(end)
         times.append(time)
     }
 
-    /// The furthest end, no further than `limit`, of the chunks whose budget has run out at
-    /// `now`; `head` if none has.
-    mutating func due(at now: Double, budget: Double, head: Double, limit: Int) -> Double {
+    /// Where a head that was at `head` at time `origin` must be at `now` to move at the slowest
+    /// steady rate that meets every due time: each chunk's end (no further than `limit`) reached by
+    /// its arrival plus `lag`, and a chunk already due at `now` reached by `now`. This follows the
+    /// tightest line under every deadline: a burst is spread evenly over the lag, and what is
+    /// buffered when the network goes quiet lasts until the last chunk's due time.
+    mutating func spreadHead(since origin: Double, to now: Double, lag: Double, head: Double, limit: Int) -> Double {
         while start < ends.count, Double(ends[start]) <= head {
             start += 1
         }
@@ -25,12 +32,16 @@ struct ArrivalDeadlines: Sendable {
             times.removeFirst(start)
             start = 0
         }
-        var due = head
+        var target = head
         var index = start
-        while index < ends.count, times[index] + budget <= now {
-            due = max(due, Double(min(ends[index], limit)))
+        while index < ends.count {
+            let end = Double(min(ends[index], limit))
+            if end > target {
+                let span = max(times[index] + lag, now) - origin
+                target = span > 0 ? max(target, head + (end - head) * (now - origin) / span) : end
+            }
             index += 1
         }
-        return due
+        return target
     }
 }

@@ -1,64 +1,38 @@
-/// Tracks how text arrives: the recent arrival rate and the typical gap between chunks.
+/// Tracks how text arrives: how long the gaps between chunks usually are, and the silence since
+/// the last one.
 ///
-/// All times are milliseconds on the pacer's clock. Work per arrival and per query is
-/// amortised O(1): arrivals older than the window are dropped from the front of a queue.
+/// All times are milliseconds on the pacer's clock. O(1) per arrival and per query.
 struct ArrivalEstimator: Sendable {
-    /// Length of the rate window, in milliseconds.
-    let window: Double
-    /// The rate assumed before any text arrived, in scalars per second.
-    let priorRate: Double
-    /// How much the prior weighs, in milliseconds of observation.
-    let priorWeight: Double
-
-    private var times: [Double] = []
-    private var counts: [Int] = []
-    private var start = 0
-    private var windowCount = 0
-    private(set) var firstArrival: Double?
     private(set) var lastArrival: Double?
-    /// Smoothed gap between arrivals (ms): rises fast (weight 0.5), decays slowly (0.1),
-    /// so the pacer keeps the buffer a burst needs for a while after the burst.
-    private(set) var typicalGap: Double?
+    /// Smoothed gap between arrivals and its smoothed mean deviation (ms), as TCP estimates a
+    /// round-trip time (RFC 6298): nil before the second chunk.
+    private(set) var meanGap: Double?
+    private(set) var gapDeviation = 0.0
 
-    init(window: Double, priorRate: Double, priorWeight: Double) {
-        self.window = window
-        self.priorRate = priorRate
-        self.priorWeight = priorWeight
-    }
+    /// RFC 6298's gains: 1/8 for the mean, 1/4 for the deviation.
+    private static let alpha = 0.125
+    private static let beta = 0.25
 
     mutating func record(scalars: Int, at time: Double) {
         guard scalars > 0 else { return }
         // Chunks stamped with the same time are one burst: no gap between them.
         if let lastArrival, time > lastArrival {
             let gap = time - lastArrival
-            if let typical = typicalGap {
-                let weight = gap > typical ? 0.5 : 0.1
-                typicalGap = typical + weight * (gap - typical)
+            if let mean = meanGap {
+                gapDeviation += Self.beta * (abs(gap - mean) - gapDeviation)
+                meanGap = mean + Self.alpha * (gap - mean)
             } else {
-                typicalGap = gap
+                meanGap = gap
+                gapDeviation = gap / 2
             }
         }
-        if firstArrival == nil { firstArrival = time }
         lastArrival = max(lastArrival ?? time, time)
-        times.append(time)
-        counts.append(scalars)
-        windowCount += scalars
     }
 
-    /// Scalars per second over the window, blended with the prior rate.
-    mutating func rate(at now: Double) -> Double {
-        while start < times.count, times[start] <= now - window {
-            windowCount -= counts[start]
-            start += 1
-        }
-        if start > 64, start * 2 > times.count {
-            times.removeFirst(start)
-            counts.removeFirst(start)
-            start = 0
-        }
-        guard let firstArrival else { return priorRate }
-        let observed = min(window, max(0, now - firstArrival))
-        return (Double(windowCount) * 1000 + priorRate * priorWeight) / (observed + priorWeight)
+    /// The gap a buffer must last to bridge the stream's usual gaps: the mean gap plus
+    /// `deviations` mean deviations (nil before the second chunk).
+    func usualGap(deviations: Double) -> Double? {
+        meanGap.map { $0 + deviations * gapDeviation }
     }
 
     /// Milliseconds since the last arrival (0 before any).

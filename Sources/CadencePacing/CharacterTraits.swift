@@ -35,7 +35,7 @@ struct CharacterTraits: Sendable, Equatable {
         }
         isBacktick = value == 0x60
         isClausePunctuation = character.unicodeScalars.count == 1 && Self.clausePunctuation.contains(value)
-        isOwnUnit = Script(first) != .spaced
+        isOwnUnit = Script(first).isOwnUnit
         forbidsBreakBefore = Self.closing.contains(value)
         forbidsBreakAfter = Self.opening.contains(value)
         endsFinishedWord = Self.finishing.contains(value)
@@ -80,6 +80,9 @@ enum Script: Equatable {
     case unspaced
     /// A pictographic emoji or a flag: a unit of its own.
     case emoji
+
+    /// A unit of its own: every script but the spaced ones.
+    var isOwnUnit: Bool { self != .spaced }
 
     init(_ scalar: Unicode.Scalar) {
         let value = scalar.value

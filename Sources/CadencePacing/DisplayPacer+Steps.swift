@@ -22,13 +22,6 @@ extension DisplayPacer {
             }
             return settled
         }
-        // A stall is a silence well beyond the stream's usual rhythm (unknown before two
-        // chunks arrived).
-        if let gap = arrivals.typicalGap,
-            idle >= max(configuration.partialWordRelease.milliseconds, configuration.stallGapMultiple * gap)
-        {
-            return segmenter.releasableEnd
-        }
         if idle >= configuration.finishedWordRelease.milliseconds,
             let last = segmenter.text.last, CharacterTraits(last).endsFinishedWord
         {
@@ -45,27 +38,18 @@ extension DisplayPacer {
         return boundary
     }
 
-    /// Adaptive mode: a reveal head moves at `rate = λ + (backlog − λ·lag) / catchUpTime`,
-    /// where λ is the recent arrival rate (with the base rate as prior) and the target lag
-    /// follows the typical arrival gap; text older than `latencyBudget` pulls the head to it. The visible text snaps forward to the end of the unit
-    /// the head is in. Catch-up is proportional to the excess backlog, with no dead band.
+    /// Adaptive mode: every chunk is due on screen ``targetLag`` after it arrived, a lag that
+    /// follows the stream's usual gap between chunks. A reveal head moves at the slowest steady rate that meets every due time
+    /// (``ArrivalDeadlines/spreadHead(since:to:lag:head:limit:)``), so a burst is spread over the
+    /// lag instead of shown at once, and the buffer lasts as long as the lag into the gap after
+    /// it. The visible text snaps forward to the end of the unit the head is in.
     mutating func adaptiveStep(at time: Double, elapsed: Double) -> UnitBoundary? {
         let limit = committable(at: time)
         let shown = Double(visible.scalarOffset)
         guard limit.scalarOffset > visible.scalarOffset else { return nil }
 
-        let arrivalRate = arrivals.rate(at: time)
-        let minimumLag = configuration.minimumLag.milliseconds
-        let maximumLag = max(minimumLag, configuration.maximumLag.milliseconds)
-        let lag = min(maximumLag, max(minimumLag, arrivals.typicalGap ?? minimumLag))
-        let catchUp = max(1, configuration.catchUpTime.milliseconds, configuration.catchUpLagMultiple * lag)
-        let backlog = max(0, Double(limit.scalarOffset) - head)
-        let rate = max(0, arrivalRate + (backlog - arrivalRate * lag / 1000) / (catchUp / 1000))
-        head = min(Double(limit.scalarOffset), head + rate * elapsed / 1000)
-        if let budget = configuration.latencyBudget {
-            // Whatever the rate law says, text that has waited its budget is shown now.
-            head = max(head, arrivalDeadlines.due(at: time, budget: budget.milliseconds, head: head, limit: limit.scalarOffset))
-        }
+        head = arrivalDeadlines.spreadHead(
+            since: time - elapsed, to: time, lag: targetLag, head: head, limit: limit.scalarOffset)
 
         // The first unit appears as soon as it is complete.
         if visible.scalarOffset == 0 {
@@ -79,6 +63,17 @@ extension DisplayPacer {
             return nextBoundary(after: shown, strictly: true, limit: limit)
         }
         return nil
+    }
+
+    /// How long after its arrival each chunk is due on screen: the stream's usual gap between
+    /// chunks (the mean gap plus `lagGapDeviations` mean deviations), at least `minimumLag` and at
+    /// most `latencyBudget`. Before the second chunk nothing is known about the gaps, and the
+    /// first chunk is spread over the budget (its first unit still appears at once).
+    var targetLag: Double {
+        let minimum = configuration.minimumLag.milliseconds
+        let budget = configuration.latencyBudget?.milliseconds ?? .infinity
+        let usual = arrivals.usualGap(deviations: configuration.lagGapDeviations) ?? budget
+        return min(budget, max(minimum, usual.isFinite ? usual : minimum))
     }
 
     /// Typewriter and word modes: each unit appears when the previous unit's pause is over

@@ -4,16 +4,24 @@
 /// `DisplayPacer` is a pure value type driven by the caller's clock; it never sleeps or
 /// schedules anything. Feed it text as it arrives, call ``advance(to:)`` once per display
 /// frame with the frame time, and redraw only when the returned update says something
-/// changed. Each appended chunk costs O(chunk); a frame costs O(units revealed).
+/// changed. Each appended chunk costs O(chunk); a frame costs O(units revealed) plus, in the
+/// adaptive mode, O(chunks received within the latency budget).
 ///
 /// What it guarantees, in every mode:
-/// - the visible text only grows, and never ends inside a grapheme cluster;
-/// - in the adaptive and word modes it ends between whole words in prose and after whole
-///   lines inside ```` ``` ```` code fences; citation markers like `[1][2]` stay whole;
-/// - the exception to both: a network stall releases the held tail (see
-///   `Configuration.partialWordRelease`), which may be a partial word, or a cluster that a
-///   combining mark arriving after the stall extends; and, only if you opt in with
-///   `Configuration.codeTokenRelease`, a slow code line is shown token by token;
+/// - the visible text only grows, never runs ahead of what arrived, and never ends inside a
+///   grapheme cluster; a last cluster that may still grow (`か` before a voicing mark, `👩` before
+///   a skin tone or `‍💻`) waits for the next scalar;
+/// - in the adaptive and word modes it ends between whole words in scripts that space their
+///   words, after whole lines inside ```` ``` ```` code fences, and between ideographs, kana and
+///   Hangul syllables or grapheme clusters in scripts that do not; citation markers like `[1][2]`
+///   stay whole;
+/// - the exceptions: after `Configuration.heldUnitRelease` (3 s) of network silence the held tail
+///   is shown, even a partial word or a cluster that may still grow (never a visibly unfinished
+///   one); a held word ending in punctuation is shown after `finishedWordRelease`; and, only if
+///   you opt in with `Configuration.codeTokenRelease`, a slow code line is shown token by token;
+/// - adaptive mode: each chunk is on screen within `Configuration.latencyBudget` of its arrival,
+///   as far as its unit allows, and a burst is spread over the stream's usual gap instead of
+///   shown at once;
 /// - at most one visible change per frame, none when nothing changed, and at most
 ///   `maximumUpdatesPerSecond` (only the very last update and ``stop()`` may exceed it);
 /// - after ``finish()`` the rest appears within `Configuration.endDrain`;
@@ -21,7 +29,7 @@
 ///   shows a stored answer fully, without replaying it.
 ///
 /// ```swift
-/// var pacer = DisplayPacer()                              // adaptive, ~300 scalars/s
+/// var pacer = DisplayPacer()                              // adaptive: whole words, steady
 /// pacer.append("Hello, wor")                              // network chunk
 /// let update = pacer.advance(to: .milliseconds(16))       // display frame
 /// if update.changed { label.text = String(pacer.visibleText) }   // "Hello, "
@@ -90,11 +98,7 @@ public struct DisplayPacer: Sendable {
             pauses: pauses,
             maximumUnitLength: configuration.maximumUnitLength
         )
-        arrivals = ArrivalEstimator(
-            window: configuration.rateWindow.milliseconds,
-            priorRate: configuration.baseRate,
-            priorWeight: configuration.priorWeight.milliseconds
-        )
+        arrivals = ArrivalEstimator()
     }
 
     /// A pacer for an answer that already finished (a stored message, a conversation

@@ -30,8 +30,9 @@ struct UnitBoundary: Sendable, Equatable {
 ///
 /// Every cut falls between grapheme clusters. The last cluster of the text received so far
 /// may still grow (a combining accent or the rest of a ZWJ sequence can follow), so it is
-/// settled only when more text arrives or the stream ends; a trailing space, tab or LF
-/// cannot grow and settles at once.
+/// settled only when more text arrives or the stream ends, unless ``ClusterGrowth`` says nothing
+/// extends it in practice (whitespace, an ideograph, a Hangul syllable, most kana, a complete
+/// emoji), and then it settles at once.
 struct UnitSegmenter: Sendable {
     enum Granularity: Sendable {
         case words, wordsAndSpaces, graphemes
@@ -110,17 +111,18 @@ struct UnitSegmenter: Sendable {
     var tailIsCode: Bool { fenceOpen || lineIsFence }
 
     /// How far a release by network silence may go: the whole received text, except a last
-    /// cluster that is visibly unfinished (it ends with a zero-width joiner, or is a single
-    /// regional indicator waiting for its pair).
+    /// cluster that is visibly unfinished (it ends with a zero-width joiner, is a single regional
+    /// indicator waiting for its pair, or an open tag sequence).
     var releasableEnd: UnitBoundary {
         let end = UnitBoundary(scalarOffset: receivedScalars, utf8Offset: receivedUTF8)
-        guard !isFinished, scannedScalars < receivedScalars, let last = text.unicodeScalars.last else { return end }
-        let isRegionalIndicator = (0x1F1E6...0x1F1FF).contains(last.value)
-        let lastClusterLength = receivedScalars - scannedScalars
-        if last.value == 0x200D || (isRegionalIndicator && lastClusterLength == 1) {
-            return UnitBoundary(scalarOffset: scannedScalars, utf8Offset: scannedUTF8)
-        }
-        return end
+        guard let last = unsettledCluster, ClusterGrowth(last) == .unfinished else { return end }
+        return UnitBoundary(scalarOffset: scannedScalars, utf8Offset: scannedUTF8)
+    }
+
+    /// The last cluster received, while it may still grow (not yet scanned).
+    private var unsettledCluster: Character? {
+        guard !isFinished, scannedScalars < receivedScalars else { return nil }
+        return text.last
     }
 
     /// The first pending boundary at or after `scalarOffset` (or strictly after, if `strictly`).
@@ -159,7 +161,8 @@ struct UnitSegmenter: Sendable {
             break
         case .words:
             let endsUnit =
-                previous.isNewline || (!tailIsCode && (previous.isWhitespace || (previous.isOwnUnit && !previous.forbidsBreakAfter)))
+                previous.isNewline
+                || (!tailIsCode && (previous.isWhitespace || (previous.isOwnUnit && !previous.forbidsBreakAfter)))
             guard endsUnit else { return nil }
         case .wordsAndSpaces:
             return nil
@@ -190,39 +193,13 @@ struct UnitSegmenter: Sendable {
         }
     }
 
-    /// Clusters that no following scalar extends in practice, so that the cut after them is
-    /// decided without waiting for the next character: whitespace, and a single CJK ideograph,
-    /// precomposed Hangul syllable, or kana that takes no voicing mark. Kana that do (か, は,
-    /// ウ …) wait: decomposed text (NFD, as in macOS file names) writes が as か and U+3099.
-    /// An ideographic variation selector, or a conjoining jamo after a syllable, arriving after
-    /// a pause is the one case in which a cluster grows after it was shown; NFC text, which
-    /// models write, has neither.
+    /// Whether the cut after `character`, the last cluster received, is decided without waiting for
+    /// the next scalar (``ClusterGrowth``). An ideographic variation selector, or a conjoining jamo
+    /// after a syllable, arriving after a pause is the one case in which a settled cluster grows
+    /// after it was shown; NFC text, which models write, has neither.
     static func settlesAtOnce(_ character: Character) -> Bool {
-        if character == " " || character == "\t" || character == "\n" || character == "\r\n" { return true }
-        let scalars = character.unicodeScalars
-        guard scalars.count == 1, let scalar = scalars.first else { return false }
-        switch Script(scalar) {
-        case .ideograph:
-            return true
-        case .syllabary:
-            // Conjoining jamo combine with the jamo after them.
-            if (0x1100...0x11FF).contains(scalar.value) || (0xA960...0xA97F).contains(scalar.value)
-                || (0xD7B0...0xD7FF).contains(scalar.value)
-            {
-                return false
-            }
-            return !takesVoicingMark(scalar.value)
-        case .spaced, .unspaced, .emoji:
-            return false
-        }
+        ClusterGrowth(character) == .settled
     }
-
-    /// Hiragana and katakana that a voicing mark (dakuten or handakuten) turns into another kana:
-    /// う, か–こ, さ–そ, た–と, は–ほ, ゝ and their katakana, with ワ–ヲ and ヽ.
-    private static func takesVoicingMark(_ value: UInt32) -> Bool { voiceable.contains(value) }
-
-    private static let voiceable: Set<UInt32> = Set(
-        "うかきくけこさしすせそたちつてとはひふへほゝウカキクケコサシスセソタチツテトハヒフヘホワヰヱヲヽ".unicodeScalars.map(\.value))
 
     /// Emits the boundary in front of a cluster with these traits, if the rules allow one.
     /// Only the cluster's first scalar matters, so this is safe for an unsettled cluster.

@@ -52,8 +52,7 @@ struct DisplayPacerTests {
     func latencyBudget() {
         func visibleAt450(budget: Duration?) -> Int {
             var configuration = DisplayPacer.Configuration()
-            configuration.minimumLag = .seconds(5)  // a rate law that wants a five-second buffer
-            configuration.maximumLag = .seconds(5)
+            configuration.minimumLag = .seconds(5)  // a lag that wants a five-second buffer
             configuration.latencyBudget = budget
             var harness = PacerHarness(DisplayPacer(configuration: configuration))
             harness.pacer.append(String(repeating: "word ", count: 100), at: .zero)
@@ -66,7 +65,7 @@ struct DisplayPacerTests {
         #expect(visibleAt450(budget: nil) < 500)
     }
 
-    @Test("catch-up is proportional: a bigger backlog drains faster")
+    @Test("a bigger burst is revealed faster: each is spread over the same lag")
     func proportionalCatchUp() {
         func shown(after milliseconds: Double, backlog words: Int) -> Int {
             var harness = PacerHarness()
@@ -119,20 +118,21 @@ struct DisplayPacerTests {
         #expect(harness.visibleText == "An unfini")
     }
 
-    @Test("a partial word is released by a stall, judged by the stream's own rhythm")
-    func stallRelease() {
-        // A token stream (a chunk every 20 ms) that stalls mid-word: released after 250 ms.
+    @Test("a held partial word stays whole through a stall, on a token stream and behind a bursty proxy")
+    func stallKeepsWordsWhole() {
+        // A token stream (a chunk every 20 ms) that stalls mid-word: the word waits for its end.
         var tokens = PacerHarness()
         for index in 0..<10 {
             tokens.pacer.append(index == 9 ? "wo" : "ab ", at: .milliseconds(Double(index) * 20))
             tokens.run(until: Double(index + 1) * 20)
         }
-        tokens.run(until: 180 + 240)
-        #expect(!tokens.visibleText.hasSuffix("wo"))
-        tokens.run(until: 180 + 270)
-        #expect(tokens.visibleText.hasSuffix("wo"))
+        tokens.run(until: 2500)
+        #expect(tokens.visibleText == String(repeating: "ab ", count: 9))
+        tokens.pacer.append("rd ", at: .milliseconds(2500))
+        tokens.run(until: 2700)
+        #expect(tokens.visibleText.hasSuffix("ab word "))
 
-        // A bursty proxy (a chunk every 300 ms): a 1 s silence is its usual rhythm, not a stall.
+        // A bursty proxy (a chunk every 300 ms) that stalls mid-word.
         var bursty = PacerHarness()
         for index in 0..<6 {
             bursty.pacer.append(index == 5 ? "wo" : "ab cd ef ", at: .milliseconds(Double(index) * 300))
@@ -140,6 +140,7 @@ struct DisplayPacerTests {
         }
         bursty.run(until: 1500 + 1000)
         #expect(!bursty.visibleText.hasSuffix("wo"))
+        #expect(bursty.visibleText.hasSuffix("ab cd ef "))
     }
 
     @Test("while a complete unit is waiting the screen never freezes for 50 ms or more", arguments: [60.0, 120.0])
@@ -247,5 +248,78 @@ struct DisplayPacerTests {
         pacer.append("now ")
         let update = pacer.advance(to: origin.advanced(by: .milliseconds(16)), since: origin)
         #expect(update.visibleScalarCount == 4)
+    }
+}
+
+@Suite("DisplayPacer (adaptive): spreading bursts over the lag")
+struct BurstSpreadingTests {
+    /// A bursty proxy: `chunk` every `period` ms, for `count` chunks; returns the harness after
+    /// `silence` ms more of network silence.
+    private func bursty(
+        _ chunk: String, every period: Double, count: Int, silence: Double, hz: Double = 60
+    )
+        -> PacerHarness
+    {
+        var harness = PacerHarness(hz: hz)
+        for index in 0..<count {
+            harness.pacer.append(chunk, at: .milliseconds(Double(index) * period))
+            harness.run(until: Double(index + 1) * period)
+        }
+        harness.run(until: Double(count) * period + silence)
+        return harness
+    }
+
+    @Test("every chunk of whole words is on screen by its arrival plus the latency budget", arguments: [60.0, 120.0])
+    func dueTimes(hz: Double) throws {
+        let chunk = "spread this burst out "  // whole words: nothing waits for a later chunk
+        let harness = bursty(chunk, every: 250, count: 12, silence: 1000, hz: hz)
+        let budget = try #require(DisplayPacer.Configuration.standard.latencyBudget).inMilliseconds
+        for index in 0..<12 {
+            let end = (index + 1) * chunk.scalarCount
+            let shown = try #require(harness.firstTime(reaching: end))
+            #expect(shown <= Double(index) * 250 + budget + 1000 / hz, "chunk \(index) shown at \(shown) ms")
+        }
+    }
+
+    @Test("a burst is spread over the lag: no frame shows most of it", arguments: [60.0, 120.0])
+    func noJump(hz: Double) {
+        let chunk = String(repeating: "word ", count: 24)  // 120 scalars every 400 ms
+        let harness = bursty(chunk, every: 400, count: 10, silence: 600, hz: hz)
+        var largest = 0
+        for (previous, frame) in zip(harness.frames, harness.frames.dropFirst()) where frame.milliseconds > 1200 {
+            largest = max(largest, frame.visible - previous.visible)
+        }
+        #expect(largest <= chunk.scalarCount / 4, "largest single-frame reveal: \(largest)")
+    }
+
+    @Test("what is buffered lasts into the gap after the last burst, up to the budget", arguments: [60.0, 120.0])
+    func bufferBridgesTheGap(hz: Double) throws {
+        let chunk = String(repeating: "word ", count: 24)
+        let harness = bursty(chunk, every: 400, count: 10, silence: 1500, hz: hz)
+        let lastArrival = 9 * 400.0
+        let lastChange = try #require(harness.frames.last { $0.changed }).milliseconds
+        #expect(harness.visibleText == harness.pacer.text)
+        // The screen still changes most of the budget after the network went quiet, and not later.
+        #expect(lastChange >= lastArrival + 300, "last change \(lastChange - lastArrival) ms after the last chunk")
+        #expect(lastChange <= lastArrival + 430 + 1000 / hz)
+    }
+
+    @Test("a token stream keeps a small lag: every word shortly after its end arrived")
+    func tokenStreamLag() throws {
+        var harness = PacerHarness()
+        var arrivedEnds: [(end: Int, at: Double)] = []
+        var received = 0
+        for index in 0..<200 {
+            let token = index % 3 == 2 ? "ab " : "cd"  // "cdcdab " every 3 tokens, 20 ms apart
+            let time = Double(index) * 20
+            harness.pacer.append(token, at: .milliseconds(time))
+            received += token.scalarCount
+            if token.hasSuffix(" ") { arrivedEnds.append((received, time)) }
+            harness.run(until: time + 20)
+        }
+        for (end, time) in arrivedEnds.dropFirst(5) {
+            let shown = try #require(harness.firstTime(reaching: end))
+            #expect(shown - time <= 120, "word ending at \(end) shown \(shown - time) ms after its end arrived")
+        }
     }
 }

@@ -48,3 +48,8 @@ struct PacerHarness {
 extension String {
     var scalarCount: Int { unicodeScalars.count }
 }
+
+extension Duration {
+    /// Milliseconds as a `Double`.
+    var inMilliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}

@@ -2,31 +2,7 @@ import CadencePacing
 import Foundation
 import Testing
 
-/// The public traces of the pacing lab, found next to the repository (`../shared/pacing`).
-private let publicTraceDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/pacing/traces-public")
 private let publicTraces = ["steady", "bursty", "cached-5000", "fast-1200cps"]
-private let haveTraces = FileManager.default.fileExists(atPath: publicTraceDirectory.path)
-private let labScript = publicTraceDirectory.deletingLastPathComponent().appendingPathComponent("pacing_lab.py")
-
-/// Held-out traces the pacing lab generates for `seed` (`export-traces --holdout`): besides the
-/// four public shapes, `cjk-emoji-seedS` (CJK, Hangul, emoji ZWJ sequences and decomposed accents
-/// cut into 1–4 scalar tokens) and `markdown-code-seedS` (a list, a 20-line code block, a table
-/// and a 2 s stall).
-private func heldOutTraces(seed: Int, names: [String]) throws -> [PacingTrace] {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-traces-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", labScript.path, "export-traces", "--holdout", "--seed", "\(seed)", "--out", folder.path]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw PacingError(.invalidTrace, "export-traces exited \(process.terminationStatus)") }
-    return try names.map { try PacingTrace.load(path: folder.appendingPathComponent("\($0)-seed\(seed).json").path) }
-}
 
 @Suite("Replay")
 struct PacingReplayTests {
@@ -46,9 +22,9 @@ struct PacingReplayTests {
 
     @Test(
         "public traces: visible never decreases, never splits a word, line or cluster, ends complete",
-        .enabled(if: haveTraces), arguments: publicTraces, [DisplayPacer.Mode.adaptive, .word])
+        .enabled(if: PacingLab.isAvailable), arguments: publicTraces, [DisplayPacer.Mode.adaptive, .word])
     func publicTrace(name: String, mode: DisplayPacer.Mode) throws {
-        let trace = try PacingTrace.load(path: publicTraceDirectory.appendingPathComponent("\(name).json").path)
+        let trace = try PacingLab.publicTrace(name)
         for hz in [60.0, 120.0] {
             try checkInvariants(trace: trace, hz: hz, mode: mode)
         }
@@ -56,9 +32,9 @@ struct PacingReplayTests {
 
     @Test(
         "held-out CJK, emoji and markdown-code traces: the same invariants at several seeds",
-        .enabled(if: haveTraces), arguments: [1, 7, 23, 99])
+        .enabled(if: PacingLab.isAvailable), arguments: [1, 7, 23, 99])
     func heldOutTrace(seed: Int) throws {
-        for trace in try heldOutTraces(seed: seed, names: ["cjk-emoji", "markdown-code", "bursty"]) {
+        for trace in try PacingLab.heldOutTraces(seed: seed, names: ["cjk-emoji", "markdown-code", "bursty"]) {
             for hz in [60.0, 120.0] {
                 try checkInvariants(trace: trace, hz: hz, mode: .adaptive)
             }
@@ -70,10 +46,11 @@ struct PacingReplayTests {
         try checkInvariants(trace: Self.synthetic, hz: 60, mode: mode)
     }
 
-    @Test("opt-in code tokens on the steady trace: code cut only between tokens, and it does cut lines",
-          .enabled(if: haveTraces))
+    @Test(
+        "opt-in code tokens on the steady trace: code cut only between tokens, and it does cut lines",
+        .enabled(if: PacingLab.isAvailable))
     func codeTokenReleaseOnSteady() throws {
-        let trace = try PacingTrace.load(path: publicTraceDirectory.appendingPathComponent("steady.json").path)
+        let trace = try PacingLab.publicTrace("steady")
         var configuration = DisplayPacer.Configuration()
         configuration.codeTokenRelease = .milliseconds(30)
         let frames = PacingReplay.run(trace: trace, hz: 60, configuration: configuration)
@@ -129,11 +106,14 @@ struct PacingReplayTests {
         var delivered = 0
         for frame in frames {
             let visible = frame.visibleScalarCount
-            while delivered < trace.arrivals.count, trace.arrivals[delivered].milliseconds <= frame.milliseconds + 1e-6 {
+            while delivered < trace.arrivals.count, trace.arrivals[delivered].milliseconds <= frame.milliseconds + 1e-6
+            {
                 received += trace.arrivals[delivered].chunk.unicodeScalars.count
                 delivered += 1
             }
-            #expect(visible <= received, "\(label): \(visible) scalars visible at \(frame.milliseconds) ms, \(received) arrived")
+            #expect(
+                visible <= received,
+                "\(label): \(visible) scalars visible at \(frame.milliseconds) ms, \(received) arrived")
             #expect(visible >= previous, "\(label): visible decreased at \(frame.milliseconds) ms")
             if visible != previous, visible < scalars.count {
                 changes += 1
@@ -142,14 +122,19 @@ struct PacingReplayTests {
                     if fenced[visible] {
                         #expect(scalars[visible - 1] == "\n", "\(label): code line split at \(visible)")
                     } else if !text.isCJKOrEmoji(around: visible, scalars) {
-                        // The documented exception: a stall (the network silent for at least
-                        // `partialWordRelease`) shows the held tail, all of what arrived.
+                        // The documented exceptions, both showing all of what arrived: a word
+                        // ending in punctuation after `finishedWordRelease` of network silence, and
+                        // any held unit after `heldUnitRelease`.
                         let joined = !isSpace(scalars[visible - 1]) && !isSpace(scalars[visible])
                         let lastArrival = delivered > 0 ? trace.arrivals[delivered - 1].milliseconds : 0
-                        let stalled =
-                            frame.milliseconds - lastArrival >= DisplayPacer.Configuration.standard.partialWordRelease.seconds * 1000
-                            && visible == received
-                        #expect(!joined || stalled, "\(label): word split at \(visible)")
+                        let idle = frame.milliseconds - lastArrival
+                        let standard = DisplayPacer.Configuration.standard
+                        let released =
+                            visible == received
+                            && (idle >= (standard.heldUnitRelease?.seconds ?? .infinity) * 1000
+                                || (idle >= standard.finishedWordRelease.seconds * 1000
+                                    && ",.!?;:)]}\"'".unicodeScalars.contains(scalars[visible - 1])))
+                        #expect(!joined || released, "\(label): word split at \(visible)")
                     }
                 }
             }

@@ -4,12 +4,13 @@ import Testing
 /// What may be visible while a stream is open, for the adaptive mode's unit rules.
 @Suite("Unit rules (adaptive)")
 struct UnitRulesTests {
-    /// Feeds `chunks` at t = 0 (stream open), runs long enough for the rate law to reveal
-    /// everything revealable (but less than the held-unit release), returns the visible text.
+    /// Feeds `chunks` at t = 0 (stream open), runs long enough for the pacer to reveal
+    /// everything revealable (longer than the latency budget, less than the held-unit release),
+    /// returns the visible text.
     private func visibleWhileOpen(_ chunks: [String], mode: DisplayPacer.Mode = .adaptive) -> String {
         var harness = PacerHarness(DisplayPacer(mode: mode))
         for chunk in chunks { harness.pacer.append(chunk, at: .zero) }
-        harness.run(until: 200)
+        harness.run(until: 1000)
         return harness.visibleText
     }
 
@@ -147,7 +148,7 @@ struct UnitRulesTests {
                 harness.pacer.append(String(String.UnicodeScalarView(scalars[start..<end])), at: .zero)
                 start = end
             }
-            harness.run(until: 300)
+            harness.run(until: 1000)
             timelines.append(harness.frames.map(\.visible))
             #expect(harness.visibleText == String(text.dropLast(3)), "chunk size \(size)")
         }
