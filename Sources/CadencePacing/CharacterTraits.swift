@@ -1,7 +1,8 @@
 /// What the segmenter needs to know about one grapheme cluster (a Swift `Character`).
 ///
-/// Only the first scalar decides the script class, which is enough for cluster starts
-/// (a cluster's first scalar is its base).
+/// The first scalar decides the script class (a cluster's first scalar is its base), except that a
+/// keycap or an emoji presentation selector makes any cluster an emoji. A cluster still arriving
+/// may only gain that, so a cut decided before it completes stays right.
 struct CharacterTraits: Sendable, Equatable {
     /// Space, tab, CR or LF: the whitespace set the pacing lab uses for word boundaries.
     var isWhitespace = false
@@ -35,7 +36,9 @@ struct CharacterTraits: Sendable, Equatable {
         }
         isBacktick = value == 0x60
         isClausePunctuation = character.unicodeScalars.count == 1 && Self.clausePunctuation.contains(value)
-        isOwnUnit = Script(first).isOwnUnit
+        // A keycap (`1️⃣`) or another emoji presentation of an ASCII symbol is an emoji, not a word.
+        isOwnUnit =
+            Script(first).isOwnUnit || character.unicodeScalars.contains { $0.value == 0x20E3 || $0.value == 0xFE0F }
         forbidsBreakBefore = Self.closing.contains(value)
         forbidsBreakAfter = Self.opening.contains(value)
         endsFinishedWord = Self.finishing.contains(value)

@@ -164,14 +164,16 @@ struct PacingReplayTests {
 }
 
 extension String {
-    /// Whether a cut at `offset` touches CJK, Hangul, emoji or a script written without spaces
-    /// (Thai, Lao, Tibetan, Myanmar, Khmer), where the lab's whitespace rule does not define
-    /// words (it judges such text by grapheme clusters only).
+    /// Whether a cut at `offset` touches CJK, Hangul, emoji (a keycap such as `1️⃣` included) or a
+    /// script written without spaces (Thai, Lao, Tibetan, Myanmar, Khmer), where the lab's
+    /// whitespace rule does not define words (it judges such text by grapheme clusters only).
     func isCJKOrEmoji(around offset: Int, _ scalars: [Unicode.Scalar]) -> Bool {
         let neighbours = [scalars[offset - 1], scalars[offset]]
-        return neighbours.contains {
-            $0.value >= 0x2190 || (0x0E00...0x109F).contains($0.value) || (0x1780...0x17FF).contains($0.value)
-        }
+        let keycapAfter = scalars[offset...].prefix(3).contains { $0.value == 0x20E3 }
+        return keycapAfter || scalars[offset - 1].value == 0x20E3
+            || neighbours.contains {
+                $0.value >= 0x2190 || (0x0E00...0x109F).contains($0.value) || (0x1780...0x17FF).contains($0.value)
+            }
     }
 }
 

@@ -102,6 +102,10 @@ struct UnitRulesTests {
             ("Grüße aus Kö", "Grüße aus "),
             // Mixed: a Latin word inside CJK text is still whole.
             ("模型 Ångstr", "模型 "),
+            // Emoji are units of their own, a keycap too, once nothing can extend them.
+            ("出来。👍🏾✨1️⃣", "出来。👍🏾✨1️⃣"),
+            ("出来。👍", "出来。"),  // a skin tone may follow
+            ("家族👨\u{200D}👩", "家族"),  // a ZWJ sequence may continue
         ])
     func scriptUnits(text: String, expected: String) {
         #expect(visibleWhileOpen([text]) == expected)
