@@ -78,8 +78,8 @@ def score(job):
 
 
 def held_through_gap(lab, trace, frames, hz) -> str:
-    """The text with our largest latency: held as a unit that might still grow until the next chunk
-    arrived, or shown late by the smoothing lag."""
+    """The text with our largest latency: held as a unit that might still grow until a later chunk
+    completed it, or shown late by the smoothing lag."""
     arrival, ends = [], []
     for t, chunk in trace.arrivals:
         arrival += [t] * len(chunk)
@@ -91,13 +91,14 @@ def held_through_gap(lab, trace, frames, hz) -> str:
             shown[i] = t
         previous = max(previous, v)
     worst = max(range(len(shown)), key=lambda i: shown[i] - arrival[i])
-    nxt = next((t for end, t in ends if end > worst and t > arrival[worst]), trace.t_end)
-    received = max(end for end, t in ends if t < nxt)  # what had arrived before the next chunk
-    held = trace.text[worst:min(received, worst + 12)].replace("\n", "⏎")
-    wait, latency = nxt - arrival[worst], shown[worst] - arrival[worst]
-    if wait + 2000.0 / hz >= latency:
-        return f"`{held}`, the end of what had arrived, held {wait:.0f} ms until the next chunk"
-    return f"`{held}` shown {latency:.0f} ms after it arrived: the smoothing lag (the next chunk came after {wait:.0f} ms)"
+    latency = shown[worst] - arrival[worst]
+    # The last chunk before the reveal, and the silence before it.
+    index = max(k for k, (_, t) in enumerate(ends) if t <= shown[worst])
+    completed_at, gap = ends[index][1], ends[index][1] - (ends[index - 1][1] if index else 0)
+    held = trace.text[worst:min(ends[index - 1][0] if index else worst, worst + 12)].replace("\n", "⏎")
+    if shown[worst] - completed_at <= 2000.0 / hz + 1e-6 and completed_at > arrival[worst]:
+        return f"`{held}` held as an unfinished unit until the next chunk, after a {gap:.0f} ms silence"
+    return f"`{trace.text[worst]}` shown {latency:.0f} ms after it arrived: the smoothing lag"
 
 
 def main() -> int:

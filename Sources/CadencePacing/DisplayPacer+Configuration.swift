@@ -18,7 +18,7 @@ extension DisplayPacer {
         case instant
     }
 
-    /// Tuning of the adaptive rate law and the limits shared by every mode.
+    /// Tuning of the adaptive lag and the limits shared by every mode.
     ///
     /// The defaults are what `cadence pace` measures; change them only with the pacing lab
     /// at hand.
