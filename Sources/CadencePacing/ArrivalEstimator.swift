@@ -22,8 +22,12 @@ struct ArrivalEstimator: Sendable {
                 gapDeviation += Self.beta * (abs(gap - mean) - gapDeviation)
                 meanGap = mean + Self.alpha * (gap - mean)
             } else {
+                // RFC 6298 starts the deviation at half the first sample; a quarter keeps the first
+                // chunks of a steady big-chunk provider (150 scalars every 125 ms) within 160 ms
+                // instead of 200 at the 95th percentile, while a bursty proxy still reaches the budget
+                // within a few gaps.
                 meanGap = gap
-                gapDeviation = gap / 2
+                gapDeviation = gap / 4
             }
         }
         lastArrival = max(lastArrival ?? time, time)
