@@ -1,3 +1,4 @@
+import CadenceCore
 import CadencePacing
 import Foundation
 import Testing
@@ -21,7 +22,7 @@ struct ScriptTraceTests {
     /// A deterministic stream: `seed` picks the text and cuts it into 1–4 scalar tokens delivered
     /// after gaps of 20–150 ms (70 %), 150–500 ms (25 %) or 1–1.5 s (5 %), like the lab's proxy.
     static func trace(seed: UInt64) -> PacingTrace {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         var text = ""
         while text.unicodeScalars.count < 1200 {
             text += pieces[Int(random.next() % UInt64(pieces.count))]
@@ -53,7 +54,7 @@ struct ScriptTraceTests {
     func mixedScripts(seed: UInt64) throws {
         let trace = Self.trace(seed: seed)
         for hz in [60.0, 120.0] {
-            try checkFrames(trace: trace, hz: hz)
+            try FrameInvariants.check(trace: trace, hz: hz)
         }
     }
 
@@ -63,58 +64,7 @@ struct ScriptTraceTests {
     func heldOutCJK(seed: Int) throws {
         let trace = try #require(try PacingLab.heldOutTraces(seed: seed, names: ["cjk-emoji"]).first)
         for hz in [60.0, 120.0] {
-            try checkFrames(trace: trace, hz: hz)
+            try FrameInvariants.check(trace: trace, hz: hz)
         }
-    }
-
-    private func checkFrames(trace: PacingTrace, hz: Double) throws {
-        let frames = PacingReplay.run(trace: trace, hz: hz)
-        let text = trace.text
-        let scalars = Array(text.unicodeScalars)
-        let clusters = text.characterBoundaries
-        let label = "\(trace.name) at \(hz) Hz"
-        #expect(frames.last?.visibleScalarCount == scalars.count, "\(label): never complete")
-        var received = 0
-        var delivered = 0
-        var previous = 0
-        for frame in frames {
-            while delivered < trace.arrivals.count, trace.arrivals[delivered].milliseconds <= frame.milliseconds {
-                received += trace.arrivals[delivered].chunk.unicodeScalars.count
-                delivered += 1
-            }
-            let visible = frame.visibleScalarCount
-            #expect(
-                visible <= received, "\(label): \(visible) visible at \(frame.milliseconds) ms, \(received) arrived")
-            #expect(visible >= previous, "\(label): went back at \(frame.milliseconds) ms")
-            let betweenClusters = clusters.contains(visible)
-            #expect(betweenClusters, "\(label): cluster split at \(visible), \(frame.milliseconds) ms")
-            if visible != previous, visible < scalars.count, !text.isCJKOrEmoji(around: visible, scalars) {
-                // Spaced scripts (Hangul words, Devanagari, Arabic, Latin): whole words, unless a
-                // held unit was released after `heldUnitRelease` of silence.
-                let joined = !isSpace(scalars[visible - 1]) && !isSpace(scalars[visible])
-                let lastArrival = delivered > 0 ? trace.arrivals[delivered - 1].milliseconds : 0
-                let held = frame.milliseconds - lastArrival >= 3000 && visible == received
-                let hangul =
-                    (0xAC00...0xD7A3).contains(scalars[visible - 1].value)
-                    || (0xAC00...0xD7A3).contains(scalars[visible].value)
-                #expect(!joined || held || hangul, "\(label): word split at \(visible)")
-            }
-            previous = visible
-        }
-    }
-
-    private func isSpace(_ scalar: Unicode.Scalar) -> Bool { " \t\r\n".unicodeScalars.contains(scalar) }
-}
-
-/// SplitMix64: a small deterministic generator for test traces.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
