@@ -20,8 +20,8 @@
 ///   one); a held word ending in punctuation is shown after `finishedWordRelease`; and, only if
 ///   you opt in with `Configuration.codeTokenRelease`, a slow code line is shown token by token;
 /// - adaptive mode: each chunk is on screen within `Configuration.latencyBudget` of its arrival,
-///   as far as its unit allows, and a burst is spread over the stream's usual gap instead of
-///   shown at once;
+///   as far as its unit and the update limit allow, and a burst is spread over the stream's usual
+///   gap instead of shown at once;
 /// - at most one visible change per frame, none when nothing changed, and at most
 ///   `maximumUpdatesPerSecond` (only the very last update and ``stop()`` may exceed it);
 /// - after ``finish()`` the rest appears within `Configuration.endDrain`;
