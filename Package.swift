@@ -126,9 +126,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "CadenceBenchmarkKit",
+            dependencies: [
+                "CadenceCore", "CadenceEngine", "CadenceServer",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Benchmarks/CadenceBenchmarkKit",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "CadenceBenchmarks",
-            dependencies: ["CadenceCore", "CadenceMarkdown", "CadenceResearch"],
+            dependencies: [
+                "CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceClient", "CadenceUI",
+                "CadenceBenchmarkKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Benchmarks/CadenceBenchmarks",
             swiftSettings: strict
         ),
@@ -141,7 +156,8 @@ let package = Package(
         .executableTarget(
             name: "CadenceFanout",
             dependencies: [
-                "CadenceCore", "CadenceEngine", "CadenceServer", "CadenceTesting",
+                "CadenceCore", "CadenceTesting", "CadenceBenchmarkKit",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

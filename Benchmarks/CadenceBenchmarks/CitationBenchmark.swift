@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import CadenceResearch
 
 /// The streaming citation processor on a long answer in 4-character chunks: against a pass that
@@ -39,6 +40,14 @@ enum CitationBenchmark {
             "citation processor, 10× answer   " + padded(formatted(processedLong.seconds * 1000, decimals: 2), 9)
                 + " ms  " + formatted(processedLong.seconds / processed.seconds, decimals: 2) + " × the time for "
                 + formatted(lengthRatio, decimals: 2) + " × the text (linear: about equal)")
+        let figures = ReportedFigures.shared
+        figures.add("copy_mb_s", megabytes / copy.seconds, decimals: 1)
+        figures.add("processor_mb_s", megabytes / processed.seconds, decimals: 1)
+        figures.add("processor_vs_copy", processed.seconds / copy.seconds)
+        figures.add("checks", processed.result.checks)
+        figures.add("dropped", processed.result.dropped)
+        figures.add("long_time_ratio", processedLong.seconds / processed.seconds)
+        figures.add("long_length_ratio", lengthRatio)
     }
 
     /// Passes each chunk's bytes through a buffer into a new string: the processor's shape, minus its work.

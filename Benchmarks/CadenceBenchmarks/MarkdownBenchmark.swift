@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import CadenceMarkdown
 
 #if canImport(Darwin)
@@ -49,6 +50,7 @@ enum MarkdownBenchmark {
                 "stream, append only              " + padded(formatted(appendOnly.seconds * 1000, decimals: 2), 9)
                     + " ms  " + padded(formatted(appendOnly.seconds / full.seconds, decimals: 2), 7)
                     + " × full parse (goal ≤ 3×)")
+            ReportedFigures.shared.add("append_ratio", appendOnly.seconds / full.seconds)
             let withTail = Stopwatch(repetitions: 1).best { () -> Int in
                 var document = MarkdownDocument()
                 var blocks = 0
@@ -62,6 +64,7 @@ enum MarkdownBenchmark {
                 "stream, tail snapshot per chunk  " + padded(formatted(withTail.seconds * 1000, decimals: 2), 9)
                     + " ms  " + padded(formatted(withTail.seconds / full.seconds, decimals: 2), 7) + " × full parse ("
                     + formatted(withTail.seconds / Double(chunks.count) * 1e6, decimals: 1) + " µs per chunk)")
+            ReportedFigures.shared.add("tail_snapshot_ratio", withTail.seconds / full.seconds)
             if wants("reparse") {
                 // Re-parsing the whole prefix after every chunk is quadratic: time every 100th prefix, scale by 100.
                 let step = 100
@@ -112,6 +115,7 @@ enum MarkdownBenchmark {
             "ours, strict parse+render        " + padded(formatted(ours.seconds * 1000, decimals: 1), 9) + " ms  "
                 + padded(formatted(megabytes / ours.seconds, decimals: 1), 7) + " MB/s → "
                 + formatted(cmark.seconds / ours.seconds, decimals: 2) + "× cmark-gfm (goal ≥ 0.5×)")
+        ReportedFigures.shared.add("vs_cmark_gfm", cmark.seconds / ours.seconds)
     }
 
     static func write(_ text: String, to path: String) -> Bool {

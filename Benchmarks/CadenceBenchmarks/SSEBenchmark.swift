@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import CadenceCore
 
 /// SSEDecoder throughput on two synthetic streams of at least 50 MiB, fed in 4 KiB chunks, next
@@ -57,6 +58,7 @@ enum SSEBenchmark {
         let mebibytes = Double(stream.count) / Double(1 << 20)
         let throughput = mebibytes / decoded.seconds
         let ceiling = mebibytes / scanned.seconds
+        report(name, throughput, eventsPerSecond: Double(decoded.result) / decoded.seconds, lineFeedScan: ceiling)
         print(
             leftAligned(name, 26) + padded(formatted(mebibytes, decimals: 0), 6) + padded(String(decoded.result), 10)
                 + padded(formatted(throughput, decimals: 0), 10)

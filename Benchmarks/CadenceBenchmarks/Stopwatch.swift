@@ -1,3 +1,5 @@
+import CadenceBenchmarkKit
+
 /// Times a body several times; the best run is the least disturbed by a noisy machine.
 struct Stopwatch {
     var repetitions = 7
@@ -15,27 +17,6 @@ struct Stopwatch {
         }
         return (best, result)
     }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
-
-/// Formats a number with a fixed number of decimals, without Foundation.
-func formatted(_ value: Double, decimals: Int = 1) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let rounded = (value * scale).rounded() / scale
-    var text = String(rounded)
-    if let dot = text.firstIndex(of: ".") {
-        let have = text.distance(from: dot, to: text.endIndex) - 1
-        if have < decimals { text += String(repeating: "0", count: decimals - have) }
-        if decimals == 0 { text = String(text[..<dot]) }
-    }
-    return text
 }
 
 func padded(_ text: String, _ width: Int) -> String {

@@ -1,12 +1,21 @@
 // Cadence's release-mode benchmarks. Not tests: they print figures, and assert nothing.
 //
-//   swift run -c release CadenceBenchmarks            # every benchmark
-//   swift run -c release CadenceBenchmarks sse        # only the SSE decoder
-//   swift run -c release CadenceBenchmarks sse.tokens # one case of it (for profiling)
+//   swift run -c release CadenceBenchmarks                  # every benchmark
+//   swift run -c release CadenceBenchmarks sse              # only the SSE decoder
+//   swift run -c release CadenceBenchmarks sse.tokens       # one case of it (for profiling)
+//   swift run -c release CadenceBenchmarks latency --streams 100 --json
 //   swift run -c release CadenceBenchmarks --list
 //
-// To add one, write a type with a `run(cases:)` and list it in `benchmarks` below. It is given
-// the case names that followed a dot (`sse.tokens` → ["tokens"]), or [] for all of its cases.
+// To add one, write a type with a `run(cases:options:)`, list it in `benchmarks` below with the
+// options it takes, and report its figures to `reported`. It is given the case names that
+// followed a dot (`sse.tokens` → ["tokens"]), or [] for all of its cases, and the `--name value`
+// options. With `--json`, everything a benchmark prints goes to standard error, and standard output
+// gets one JSON object per benchmark: its reported figures.
+//
+// `CadenceBenchmarks node` is the server node the `latency` and `memory` benchmarks start in a child
+// process (see CadenceBenchmarkKit's `NodeProcess`).
+
+import CadenceBenchmarkKit
 
 #if canImport(Darwin)
 import Darwin
@@ -16,30 +25,41 @@ import Glibc
 import Musl
 #endif
 
-let benchmarks: [(name: String, summary: String, run: (_ cases: [String]) -> Void)] = [
-    ("sse", "SSEDecoder throughput on token-sized and 64 KB events, against a bare LF scan", SSEBenchmark.run),
-    ("markdown", "incremental markdown parsing of a long answer, against cmark-gfm", MarkdownBenchmark.run),
-    ("citations", "the streaming citation processor on a long answer, against copying its characters", CitationBenchmark.run),
+let benchmarks: [Benchmark] = [
+    Benchmark("sse", "SSEDecoder throughput on token-sized and 64 KB events, against a bare LF scan") { cases, _ in
+        SSEBenchmark.run(cases: cases)
+    },
+    Benchmark("markdown", "incremental markdown parsing of a long answer, against cmark-gfm") { cases, _ in
+        MarkdownBenchmark.run(cases: cases)
+    },
+    Benchmark("citations", "the streaming citation processor on a long answer, against copying its characters") {
+        cases, _ in CitationBenchmark.run(cases: cases)
+    },
+    Benchmark(
+        "latency", "P4: server write → AnswerViewModel text, N concurrent AnswerStreams against 1",
+        options: LatencyBenchmark.options, run: LatencyBenchmark.run),
+    Benchmark(
+        "memory", "P5: client resident memory per active stream of a 100 KB answer, at 1 and N streams",
+        options: MemoryBenchmark.options, run: MemoryBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--list") || arguments.contains("--help") || arguments.contains("-h") {
-    print("usage: CadenceBenchmarks [--list] [NAME…]")
-    for benchmark in benchmarks { print("  \(benchmark.name)  \(benchmark.summary)") }
-} else {
-    let requests = arguments.map { argument in
-        (
-            name: String(argument.prefix { $0 != "." }),
-            case: argument.contains(".") ? String(argument.drop { $0 != "." }.dropFirst()) : nil
-        )
+do {
+    if arguments.first == "node" {
+        try await ServerNode.run(arguments: arguments.dropFirst())
+        exit(0)
     }
-    if let unknown = requests.first(where: { request in !benchmarks.contains { $0.name == request.name } }) {
-        print("unknown benchmark \(unknown.name); known: \(benchmarks.map(\.name).joined(separator: ", "))")
-        exit(2)
+    let command = try BenchmarkCommand(arguments, benchmarks: benchmarks)
+    if command.listsBenchmarks {
+        print("usage: CadenceBenchmarks [--list] [--json] [NAME[.CASE]…] [--OPTION VALUE…]")
+        for benchmark in benchmarks {
+            let options = benchmark.options.sorted().map { "--\($0)" }.joined(separator: " ")
+            print("  \(benchmark.name)  \(benchmark.summary)" + (options.isEmpty ? "" : " [\(options)]"))
+        }
+    } else {
+        try await command.run()
     }
-    for benchmark in benchmarks {
-        let mine = requests.filter { $0.name == benchmark.name }
-        guard requests.isEmpty || !mine.isEmpty else { continue }
-        benchmark.run(mine.contains { $0.case == nil } ? [] : mine.compactMap(\.case))
-    }
+} catch {
+    StandardOutput.write("CadenceBenchmarks: \(error)\n", to: 2)
+    exit(2)
 }

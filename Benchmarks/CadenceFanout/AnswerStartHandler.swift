@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import NIOCore
 import NIOHTTP1
 

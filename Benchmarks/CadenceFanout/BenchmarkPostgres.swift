@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import CadenceTesting
 
 /// The PostgreSQL a benchmark shares answers through: by default a fresh server of its own

@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import CadenceCore
 import NIOCore
 import NIOHTTP1

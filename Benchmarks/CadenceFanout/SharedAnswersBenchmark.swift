@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import Foundation
 import NIOPosix
 

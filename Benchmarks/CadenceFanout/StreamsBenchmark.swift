@@ -1,3 +1,4 @@
+import CadenceBenchmarkKit
 import Foundation
 import NIOPosix
 
@@ -192,12 +193,5 @@ struct MemorySampler {
     func stop() async -> Int {
         task.cancel()
         return await task.value
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -7,6 +7,7 @@
 //
 // The server runs in a child process (this executable again, as `node`), so its memory is its own.
 
+import CadenceBenchmarkKit
 import Foundation
 
 let commands: [(name: String, summary: String, run: ([String]) async throws -> Void)] = [
@@ -24,8 +25,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "node":
-        let options = try Options(arguments.dropFirst(), known: ["postgres"], flags: [])
-        try await ServerNode.run(postgresURL: options.string("postgres"))
+        try await ServerNode.run(arguments: arguments.dropFirst())
     case let name? where commands.contains { $0.name == name }:
         try await commands.first { $0.name == name }!.run(Array(arguments.dropFirst()))
     default:

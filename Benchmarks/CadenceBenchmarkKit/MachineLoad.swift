@@ -2,15 +2,15 @@ import Foundation
 
 /// What the whole machine did meanwhile: the benchmark shares two cores with whatever else runs
 /// (a compiler, another benchmark), so every result says how busy the machine was.
-struct MachineLoad {
+package enum MachineLoad {
     /// The 1-minute load average, as `uptime` shows it.
-    static func loadAverage() -> Double {
+    package static func loadAverage() -> Double {
         guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return .nan }
         return Double(text.split(separator: " ").first ?? "") ?? .nan
     }
 
     /// CPU seconds spent by all processes so far (busy time of every core, from `/proc/stat`).
-    static func busyCPUSeconds() -> Double {
+    package static func busyCPUSeconds() -> Double {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
             let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
         else { return .nan }

@@ -1,11 +1,12 @@
 import Foundation
 
-/// A ``ServerNode`` running in a child process: this same executable started again with `node`.
+/// A ``ServerNode`` running in a child process: this same executable started again with `node`
+/// (every benchmark executable that starts nodes hands `node` to ``ServerNode/run(arguments:)``).
 /// The parent reads the child's memory from `/proc/PID/status` and its CPU time from
-/// `/proc/PID/stat`, and tells it when to start producing.
-final class NodeProcess: Sendable {
-    let port: Int
-    let pid: Int32
+/// `/proc/PID/stat`, and tells it when to start producing and when to end held answers.
+package final class NodeProcess: Sendable {
+    package let port: Int
+    package let pid: Int32
     private let process: Process
     private let input: FileHandle
 
@@ -18,7 +19,7 @@ final class NodeProcess: Sendable {
 
     /// Starts a node and waits until it listens (at most 60 s: connecting to PostgreSQL and
     /// migrating can take a few seconds on a loaded machine).
-    static func start(postgresURL: String?) async throws -> NodeProcess {
+    package static func start(postgresURL: String?) async throws -> NodeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
         process.arguments = ["node"] + (postgresURL.map { ["--postgres", $0] } ?? [])
@@ -45,12 +46,17 @@ final class NodeProcess: Sendable {
     }
 
     /// Every answer starts producing.
-    func go() {
+    package func go() {
         input.write(Data("go\n".utf8))
     }
 
+    /// Every answer holding its end (``TimestampEngine/Plan/holdsEnd``) sends `complete`.
+    package func end() {
+        input.write(Data("end\n".utf8))
+    }
+
     /// Asks the node to shut down and waits for it (killing it after 30 s).
-    func stop() async {
+    package func stop() async {
         input.write(Data("quit\n".utf8))
         try? input.close()
         let process = self.process
@@ -63,17 +69,13 @@ final class NodeProcess: Sendable {
     }
 
     /// Resident memory now (`VmRSS`) and its peak so far (`VmHWM`), in bytes.
-    func memory() -> (resident: Int, peak: Int) {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
-        func kilobytes(_ field: String) -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        }
-        return (kilobytes("VmRSS") * 1024, kilobytes("VmHWM") * 1024)
+    package func memory() -> (resident: Int, peak: Int) {
+        let memory = ProcessMemory.read(pid: pid)
+        return (memory.resident, memory.peak)
     }
 
     /// User plus system CPU time the node has used, in seconds.
-    func cpuSeconds() -> Double {
+    package func cpuSeconds() -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return 0 }
@@ -92,14 +94,14 @@ final class NodeProcess: Sendable {
 }
 
 /// Runs blocking work on a thread of its own, off Swift's small cooperative pool.
-func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+package func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: work()) }.start()
     }
 }
 
 /// Why a benchmark could not run.
-struct BenchmarkError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct BenchmarkError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

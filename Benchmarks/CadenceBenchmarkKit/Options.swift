@@ -1,13 +1,13 @@
 import Foundation
 
 /// The command line of every benchmark: `--name value` pairs and `--json`.
-struct Options {
+package struct Options {
     private var values: [String: String] = [:]
-    private(set) var flags: Set<String> = []
+    package private(set) var flags: Set<String> = []
 
     /// Reads `arguments`, allowing only the options named in `known` (without `--`), each followed by
     /// its value, and the flags named in `allowed`.
-    init(_ arguments: some Sequence<String>, known: Set<String>, flags allowed: Set<String> = ["json"]) throws {
+    package init(_ arguments: some Sequence<String>, known: Set<String>, flags allowed: Set<String> = ["json"]) throws {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             guard argument.hasPrefix("--") else { throw BenchmarkError("unexpected argument \(argument)") }
@@ -22,11 +22,11 @@ struct Options {
         }
     }
 
-    var json: Bool { flags.contains("json") }
+    package var json: Bool { flags.contains("json") }
 
-    func string(_ name: String) -> String? { values[name] }
+    package func string(_ name: String) -> String? { values[name] }
 
-    func integer(_ name: String, default value: Int) throws -> Int {
+    package func integer(_ name: String, default value: Int) throws -> Int {
         guard let text = values[name] else { return value }
         guard let number = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")),
             number >= 0

@@ -1,24 +1,34 @@
 import CadenceServer
 import Foundation
 
-/// The server side of the benchmark, run as a child process (`CadenceFanout node`) so that its
-/// memory can be read alone from `/proc/PID/status`: one ``ReferenceServer`` answering with a
-/// ``TimestampEngine``, in memory or through PostgreSQL.
+/// The server side of a benchmark, run as a child process (`CADENCE_BENCHMARK node`, see
+/// ``NodeProcess``) so that its memory and CPU time can be read alone from `/proc/PID`: one
+/// ``ReferenceServer`` answering with a ``TimestampEngine``, in memory or through PostgreSQL.
 ///
 /// It prints `port N` once it accepts connections, then obeys its standard input: `go` opens the
-/// start gate (every answer begins producing), `quit` or the end of input shuts it down.
-enum ServerNode {
+/// start gate (every answer begins producing), `end` opens the end gate (answers holding their end
+/// complete), `quit` or the end of input shuts it down.
+package enum ServerNode {
+    /// Runs a node with the options after `node`: `[--postgres URL]`.
+    package static func run(arguments: some Sequence<String>) async throws {
+        let options = try Options(arguments, known: ["postgres"], flags: [])
+        try await run(postgresURL: options.string("postgres"))
+    }
+
     static func run(postgresURL: String?) async throws {
         raiseOpenFileLimit()
-        let gate = StartGate()
+        let (gate, end) = (EngineGate(), EngineGate())
         var configuration = ServerConfiguration()
         configuration.port = 0
         if let postgresURL { configuration.postgres = try PostgresConfiguration(url: postgresURL) }
-        let running = try await ReferenceServer(engine: TimestampEngine(gate: gate), configuration: configuration)
-            .start()
+        let running = try await ReferenceServer(
+            engine: TimestampEngine(gate: gate, end: end), configuration: configuration
+        )
+        .start()
         FileHandle.standardOutput.write(Data("port \(running.port)\n".utf8))
         for await line in StandardInputLines.stream() {
             if line == "go" { gate.open() }
+            if line == "end" { end.open() }
             if line == "quit" { break }
         }
         await running.shutdown()

@@ -1,8 +1,10 @@
 import NIOConcurrencyHelpers
 
-/// Holds every answer's engine until the readers are connected: the benchmark opens it once (the
-/// `go` line on a node's standard input), and every engine waiting on it starts at the same instant.
-final class StartGate: Sendable {
+/// A gate that the ``TimestampEngine``s of a node wait on, opened once by the benchmark: the start
+/// gate holds every answer until its readers are connected (the `go` line on a node's standard
+/// input), and the end gate holds the `complete` of answers that ask for it (`end`), so their streams
+/// stay open with the whole text delivered. Every engine waiting on a gate goes at the same instant.
+package final class EngineGate: Sendable {
     private struct State {
         var openedAt: ContinuousClock.Instant?
         var waiters: [CheckedContinuation<ContinuousClock.Instant, Never>] = []
@@ -10,8 +12,10 @@ final class StartGate: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    /// Lets every waiting engine (and every later one) go; the first call decides the start instant.
-    func open() {
+    package init() {}
+
+    /// Lets every waiting engine (and every later one) go; the first call decides the instant.
+    package func open() {
         let (instant, waiters) = state.withLockedValue { state in
             if state.openedAt == nil { state.openedAt = ContinuousClock.now }
             defer { state.waiters = [] }
@@ -21,7 +25,7 @@ final class StartGate: Sendable {
     }
 
     /// Waits until the gate is open and returns the instant it opened.
-    func wait() async -> ContinuousClock.Instant {
+    package func wait() async -> ContinuousClock.Instant {
         await withCheckedContinuation { continuation in
             let openedAt = state.withLockedValue { state -> ContinuousClock.Instant? in
                 if state.openedAt == nil { state.waiters.append(continuation) }

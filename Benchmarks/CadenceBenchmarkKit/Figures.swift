@@ -1,12 +1,12 @@
 /// A benchmark's figures in the order they were measured, printed either as a two-column table
 /// for people or as one JSON object (`--json`) for scripts.
-struct Figures {
-    enum Value {
+package struct Figures {
+    package enum Value {
         case integer(Int)
         case number(Double, decimals: Int)
         case text(String)
 
-        var json: String {
+        package var json: String {
             switch self {
             case .integer(let value): String(value)
             case .number(let value, let decimals): value.isFinite ? formatted(value, decimals: decimals) : "null"
@@ -14,7 +14,7 @@ struct Figures {
             }
         }
 
-        var human: String {
+        package var human: String {
             switch self {
             case .integer(let value): grouped(value)
             case .number(let value, let decimals) where decimals == 0 && value.isFinite: grouped(Int(value.rounded()))
@@ -24,25 +24,32 @@ struct Figures {
         }
     }
 
-    private(set) var entries: [(name: String, value: Value, note: String)] = []
+    package private(set) var entries: [(name: String, value: Value, note: String)] = []
 
-    mutating func add(_ name: String, _ value: Int, _ note: String = "") {
+    package init() {}
+
+    package mutating func add(_ name: String, _ value: Int, _ note: String = "") {
         entries.append((name, .integer(value), note))
     }
 
-    mutating func add(_ name: String, _ value: Double, decimals: Int = 1, _ note: String = "") {
+    package mutating func add(_ name: String, _ value: Double, decimals: Int = 1, _ note: String = "") {
         entries.append((name, .number(value, decimals: decimals), note))
     }
 
-    mutating func add(_ name: String, _ value: String, _ note: String = "") {
+    package mutating func add(_ name: String, _ value: String, _ note: String = "") {
         entries.append((name, .text(value), note))
     }
 
-    var json: String {
+    /// Adds every figure of `other` after these, in order.
+    package mutating func append(contentsOf other: Figures) {
+        entries += other.entries
+    }
+
+    package var json: String {
         "{" + entries.map { "\"\($0.name)\":\($0.value.json)" }.joined(separator: ",") + "}"
     }
 
-    func table(title: String) -> String {
+    package func table(title: String) -> String {
         let width = entries.map(\.name.count).max() ?? 0
         let valueWidth = entries.map(\.value.human.count).max() ?? 0
         var lines = [title]
@@ -73,7 +80,7 @@ extension String {
 }
 
 /// A number with a fixed count of decimals.
-func formatted(_ value: Double, decimals: Int) -> String {
+package func formatted(_ value: Double, decimals: Int) -> String {
     guard value.isFinite else { return "–" }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
@@ -87,7 +94,7 @@ func formatted(_ value: Double, decimals: Int) -> String {
 }
 
 /// An integer with thousands separated by commas, as the docs write them.
-func grouped(_ value: Int) -> String {
+package func grouped(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var result = ""
     for (index, digit) in digits.enumerated() {

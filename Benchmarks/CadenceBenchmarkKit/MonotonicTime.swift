@@ -6,7 +6,7 @@ import Darwin
 
 /// `CLOCK_MONOTONIC` in nanoseconds. On Linux it is one clock for the whole machine, so a time read
 /// in the server process and one read in the reader process can be subtracted.
-func monotonicNanoseconds() -> Int64 {
+package func monotonicNanoseconds() -> Int64 {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
@@ -15,7 +15,7 @@ func monotonicNanoseconds() -> Int64 {
 /// Raises this process's soft limit on open files to its hard limit (10,000 readers need 10,000
 /// sockets) and returns the limit now in force.
 @discardableResult
-func raiseOpenFileLimit() -> Int {
+package func raiseOpenFileLimit() -> Int {
     var limit = rlimit()
     #if canImport(Glibc)
     let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
@@ -30,7 +30,7 @@ func raiseOpenFileLimit() -> Int {
 }
 
 /// The CPU time (user + system) this process has used so far, in seconds.
-func processCPUSeconds() -> Double {
+package func processCPUSeconds() -> Double {
     var usage = rusage()
     #if canImport(Glibc)
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
