@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A process's resident memory, read from `/proc/PID/status` (Linux): `VmRSS` now and `VmHWM`, its
 /// highest so far. Kernel socket buffers are not in either.
 package struct ProcessMemory: Sendable, Equatable {
@@ -20,5 +24,19 @@ package struct ProcessMemory: Sendable, Equatable {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         }
         return ProcessMemory(resident: kilobytes("VmRSS") * 1024, peak: kilobytes("VmHWM") * 1024)
+    }
+
+    /// Asks the allocator to hand its free pages back to the system (glibc's `malloc_trim(0)`, looked
+    /// up at run time: the Glibc module does not import `malloc.h`), so that `VmRSS` shows what is
+    /// live rather than what the allocator keeps for later. Returns false where there is no such call.
+    @discardableResult
+    package static func releaseFreeHeapPages() -> Bool {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(nil, "malloc_trim") else { return false }
+        _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+        return true
+        #else
+        return false
+        #endif
     }
 }

@@ -20,7 +20,8 @@ package struct TimestampEngine: AnswerEngine {
         /// How long after the gate opens the first token comes.
         package var phase = Duration.zero
         /// Each token's length in UTF-8 bytes: the time, a space, then words (no digits) up to this
-        /// length. 0 (the default), or less than the time needs, sends the time and a space alone.
+        /// length, every fourth token ending its paragraph with a blank line. 0 (the default), or less
+        /// than the time needs, sends the time and a space alone.
         package var tokenBytes = 0
         /// Send a research stage (`synthesis_started`) before waiting for the start gate, so a
         /// client sees that its stream is connected and read.
@@ -67,12 +68,14 @@ package struct TimestampEngine: AnswerEngine {
                 + (holdsEnd ? " hold=1" : "")
         }
 
-        /// A token produced at `nanoseconds`: the time, a space, and words up to ``tokenBytes``.
-        package func token(at nanoseconds: Int64) -> String {
+        /// Token number `index` (from 0), produced at `nanoseconds`: the time, a space, and words up
+        /// to ``tokenBytes``.
+        package func token(_ index: Int, at nanoseconds: Int64) -> String {
             let stamp = String(nanoseconds) + " "
-            let room = tokenBytes - stamp.utf8.count - 1
+            let end = index % 4 == 3 ? "\n\n" : " "
+            let room = tokenBytes - stamp.utf8.count - end.utf8.count
             guard room > 0 else { return stamp }
-            return stamp + Self.filler.prefix(room) + " "
+            return stamp + Self.filler.prefix(room) + end
         }
 
         /// Words without digits, longer than any token needs.
@@ -106,7 +109,7 @@ package struct TimestampEngine: AnswerEngine {
                 } else if Task.isCancelled {
                     break
                 }
-                continuation.yield(.token(plan.token(at: monotonicNanoseconds())))
+                continuation.yield(.token(plan.token(index, at: monotonicNanoseconds())))
             }
             if plan.holdsEnd { _ = await end.wait() }
             continuation.yield(.complete(Completion(metadata: ["tokens": .number(Double(plan.tokens))])))

@@ -8,7 +8,8 @@ import NIOPosix
 /// Answers streamed at once from a benchmark node over loopback, the way an app streams them: each
 /// through its own `AnswerStream` (SSE) into its own `AnswerViewModel`, whose updates are applied on
 /// the main actor; with a frame rate, a frame loop on the main actor also advances every answer's
-/// display (its pacer and markdown), as a display link would.
+/// display (its pacer and markdown), as a display link would. Without view models, the updates are
+/// only counted (the transport and reliability layers alone).
 ///
 /// After each update is applied, `observer` is told which answer changed, how many UTF-8 bytes of
 /// text it had before, and the `CLOCK_MONOTONIC` time read right after the update.
@@ -16,55 +17,69 @@ import NIOPosix
 final class ConcurrentAnswers {
     typealias Observer = @MainActor (_ answer: AnswerViewModel, _ textBytesBefore: Int, _ appliedAt: Int64) -> Void
 
+    /// Each answer's view model, in query order (none when made without view models).
     let answers: [AnswerViewModel]
+    /// What each answer's updates said so far, in query order.
+    let tallies: [AnswerTally]
     private var streams: [Task<Void, Never>] = []
     private var frames: Task<Void, Never>?
-    private var waiter: (condition: @MainActor () -> Bool, continuation: CheckedContinuation<Void, any Error>)?
+    private var waiter: Waiter?
+
+    /// A wait for every answer to satisfy a condition that, once true, stays true. The answers that
+    /// satisfy it are counted as their updates arrive, so checking after an update costs the same
+    /// whatever the number of answers.
+    private struct Waiter {
+        let condition: @MainActor (AnswerTally) -> Bool
+        var satisfied: Set<ObjectIdentifier>
+        let continuation: CheckedContinuation<Void, any Error>
+    }
 
     /// Starts one answer per query on the node behind `transport`.
-    init(queries: [String], transport: SSETransport, frameRate: Int = 0, observer: Observer? = nil) {
+    init(
+        queries: [String], transport: SSETransport, viewModels: Bool = true, frameRate: Int = 0,
+        observer: Observer? = nil
+    ) {
         let origin = ContinuousClock.now
-        answers = queries.indices.map { AnswerViewModel(id: "answer-\($0 + 1)", query: queries[$0]) }
-        for answer in answers {
-            let updates = AnswerStream(request: AnswerRequest(query: answer.query), transport: transport)
+        answers = viewModels ? queries.indices.map { AnswerViewModel(id: "answer-\($0 + 1)", query: queries[$0]) } : []
+        tallies = queries.map { _ in AnswerTally() }
+        for (index, query) in queries.enumerated() {
+            let updates = AnswerStream(request: AnswerRequest(query: query), transport: transport)
+            let (answer, tally) = (viewModels ? answers[index] : nil, tallies[index])
             streams.append(
                 Task { [weak self] in
                     for await update in updates {
-                        let before = answer.text.utf8.count
-                        answer.apply(update, at: origin.duration(to: .now))
-                        let appliedAt = monotonicNanoseconds()
-                        observer?(answer, before, appliedAt)
-                        self?.checkWaiter()
+                        if let answer {
+                            let before = answer.text.utf8.count
+                            answer.apply(update, at: origin.duration(to: .now))
+                            let appliedAt = monotonicNanoseconds()
+                            observer?(answer, before, appliedAt)
+                        }
+                        tally.count(update)
+                        self?.updated(tally)
                     }
                 })
         }
         if frameRate > 0 { frames = frameLoop(rate: frameRate, origin: origin) }
     }
 
-    /// Whether every answer has ended (completed, failed or cancelled).
-    var allEnded: Bool { answers.allSatisfy { $0.outcome != nil } }
-
     /// How many answers did not complete with the server's `complete` (still streaming, failed,
     /// cancelled, or timed out).
-    var incompleteCount: Int {
-        answers.count { answer in
-            guard case .completed(let completion) = answer.outcome else { return true }
-            return completion.reason != .completed
-        }
-    }
+    var incompleteCount: Int { tallies.count { !$0.completed } }
 
-    /// Waits until `condition` holds, checked after every update. Throws if an answer fails first
-    /// (unless the condition is about endings), or after `limit`.
-    func wait(until condition: @escaping @MainActor () -> Bool, within limit: Duration, for what: String) async throws {
-        guard !condition() else { return }
+    /// Waits until every answer satisfies `condition`, which must stay true once it holds. Throws if
+    /// an answer ends without completing first, or after `limit`.
+    func wait(
+        untilEvery condition: @escaping @MainActor (AnswerTally) -> Bool, within limit: Duration, for what: String
+    ) async throws {
+        let satisfied = Set(tallies.filter(condition).map(ObjectIdentifier.init))
+        guard satisfied.count < tallies.count else { return }
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(for: limit)) != nil else { return }
             self?.resumeWaiter(throwing: BenchmarkError("\(what): not done after \(limit)"))
         }
         defer { timer.cancel() }
         try await withCheckedThrowingContinuation { continuation in
-            waiter = (condition, continuation)
-            checkWaiter()
+            waiter = Waiter(condition: condition, satisfied: satisfied, continuation: continuation)
         }
     }
 
@@ -81,12 +96,14 @@ final class ConcurrentAnswers {
         await finish()
     }
 
-    private func checkWaiter() {
-        guard let waiter else { return }
-        if waiter.condition() {
-            resumeWaiter(throwing: nil)
-        } else if let failed = answers.lazy.compactMap({ $0.failureMessage }).first {
-            resumeWaiter(throwing: BenchmarkError("an answer ended early: \(failed)"))
+    private func updated(_ tally: AnswerTally) {
+        guard var waiter, !waiter.satisfied.contains(ObjectIdentifier(tally)) else { return }
+        if waiter.condition(tally) {
+            waiter.satisfied.insert(ObjectIdentifier(tally))
+            self.waiter = waiter
+            if waiter.satisfied.count == tallies.count { resumeWaiter(throwing: nil) }
+        } else if let ending = tally.ending, !tally.completed {
+            resumeWaiter(throwing: BenchmarkError("an answer ended early: \(ending)"))
         }
     }
 
@@ -113,14 +130,26 @@ final class ConcurrentAnswers {
     }
 }
 
-extension AnswerViewModel {
-    /// Why the answer failed or was cancelled, or nil while it streams or once it completed.
-    fileprivate var failureMessage: String? {
-        switch outcome {
-        case .failed(let failure): failure.message
-        case .cancelled: "cancelled"
-        case .interrupted: "interrupted"
-        case .completed, nil: nil
+/// What one answer's updates said so far: whether a research stage came, how much text, and how
+/// the answer ended.
+@MainActor
+final class AnswerTally {
+    private(set) var sawStage = false
+    private(set) var textBytes = 0
+    private(set) var ending: AnswerUpdate?
+
+    /// Whether the answer ended with the server's `complete`.
+    var completed: Bool {
+        guard case .completed(let completion) = ending else { return false }
+        return completion.reason == .completed
+    }
+
+    func count(_ update: AnswerUpdate) {
+        switch update {
+        case .textAppended(let text): textBytes += text.utf8.count
+        case .stageChanged: sawStage = true
+        case .completed, .failed, .cancelled: ending = update
+        case .sourcesMerged, .reconnecting, .reconnected: break
         }
     }
 }

@@ -132,14 +132,14 @@ enum LatencyBenchmark {
         }
         do {
             try await answers.wait(
-                until: { answers.answers.allSatisfy { $0.stage != nil } }, within: .seconds(60),
+                untilEvery: { $0.sawStage }, within: .seconds(60),
                 for: "\(streams) streams connecting")
             let load = MachineLoad.loadAverage()
             let (serverCPU, clientCPU) = (node.cpuSeconds(), processCPUSeconds())
             let start = ContinuousClock.now
             node.go()
             try await answers.wait(
-                until: { answers.allEnded }, within: plan.interval * plan.tokens + .seconds(60),
+                untilEvery: { $0.ending != nil }, within: plan.interval * plan.tokens + .seconds(60),
                 for: "\(streams) streams of \(plan.tokens) tokens")
             let seconds = (ContinuousClock.now - start).seconds
             let cpu = (client: processCPUSeconds() - clientCPU, server: node.cpuSeconds() - serverCPU)

@@ -23,10 +23,16 @@ package struct DeadlineTimer: Sendable {
         sleep = { deadline in try await clock.sleep(until: start.advanced(by: deadline), tolerance: nil) }
     }
 
-    /// Keeps the timer set for `deadline` (a time since the start; `nil` for none): a changed
-    /// deadline cancels the old timer and starts a new one, which calls `fire` when it passes.
+    /// Keeps a timer set for `deadline` (a time since the start; `nil` for none), which calls `fire`
+    /// when it passes. A deadline that moves earlier cancels the old timer and starts a new one; one
+    /// that moves later keeps the timer already set, which then fires early (the machines allow
+    /// that: an early `deadlinePassed` does nothing), and the driver's next `keep` after
+    /// ``fired()`` sets the later one. Idle deadlines move later with every event, and a new timer
+    /// per event would cost a task and a clock sleep each, whose cancelled sleeps the clock may hold
+    /// until their deadlines.
     package mutating func keep(_ deadline: Duration?, fire: @escaping @Sendable () -> Void) {
         guard deadline != self.deadline else { return }
+        if let deadline, let current = self.deadline, current < deadline { return }
         task?.cancel()
         self.deadline = deadline
         guard let deadline else {
