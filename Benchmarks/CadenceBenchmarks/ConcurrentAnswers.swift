@@ -21,6 +21,8 @@ final class ConcurrentAnswers {
     let answers: [AnswerViewModel]
     /// What each answer's updates said so far, in query order.
     let tallies: [AnswerTally]
+    /// How long each frame took on the main actor.
+    private(set) var frameDurations: [Duration] = []
     private var streams: [Task<Void, Never>] = []
     private var frames: Task<Void, Never>?
     private var waiter: Waiter?
@@ -123,8 +125,10 @@ final class ConcurrentAnswers {
             while !Task.isCancelled {
                 next = max(next + period, clock.now)
                 guard (try? await clock.sleep(until: next)) != nil, let self else { return }
-                let now = origin.duration(to: clock.now)
+                let start = clock.now
+                let now = origin.duration(to: start)
                 for answer in self.answers where answer.needsFrames { answer.frame(now: now) }
+                self.frameDurations.append(start.duration(to: clock.now))
             }
         }
     }

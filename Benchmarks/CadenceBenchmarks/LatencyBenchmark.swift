@@ -6,7 +6,7 @@ import CadenceUI
 /// P4: the time from the server's write of each token to the `AnswerViewModel` update that holds
 /// it, with N concurrent `AnswerStream`s over loopback, against one stream in the same run.
 ///
-///     CadenceBenchmarks latency [--streams 100] [--tokens 200] [--interval-ms 20] [--frame-hz 60] [--json]
+///     CadenceBenchmarks latency [--streams 100] [--tokens 200] [--interval-ms 20] [--frame-hz 0] [--json]
 ///
 /// The reference server runs in a child process (`CadenceBenchmarks node`: a `ReferenceServer` with
 /// a ``TimestampEngine``), so it does not share this process's cooperative threads and the readers'
@@ -15,8 +15,9 @@ import CadenceUI
 /// read again and subtracted from every token the update added to `text`. That is the server's way
 /// (registry, SSE encoding, socket) and the client's (AsyncHTTPClient, SSE and event decoding, the
 /// reliability machine, the view model's backend state); the pacer is not in it: revealing the text
-/// at reading pace is a delay by design. By default a 60 Hz frame loop advances every answer's
-/// display on the main actor meanwhile, as an app's display link would (`--frame-hz 0` leaves it out).
+/// at reading pace is a delay by design. With `--frame-hz 60`, a frame loop also advances every
+/// answer's display (pacer and markdown) on the main actor meanwhile, as a display link would if all
+/// the answers were on screen at once; by default there is none.
 ///
 /// Each run measures a warm-up answer (not counted), one stream alone (the baseline), then N
 /// streams; each answer sends `--tokens` tokens `--interval-ms` apart, the answers offset evenly
@@ -35,6 +36,8 @@ enum LatencyBenchmark {
         var serverCPU: Double
         var seconds: Double
         var loadAverage: Double
+        /// How long each display frame took on the main actor, in nanoseconds.
+        var frames: Percentiles
     }
 
     @MainActor
@@ -45,7 +48,7 @@ enum LatencyBenchmark {
             tokens: max(1, try options.integer("tokens", default: 200)),
             interval: .milliseconds(try options.integer("interval-ms", default: 20)), announcesStart: true)
         guard plan.interval > .zero else { throw BenchmarkError("--interval-ms must be at least 1") }
-        let frameRate = try options.integer("frame-hz", default: 60)
+        let frameRate = try options.integer("frame-hz", default: 0)
         raiseOpenFileLimit()
 
         let client = BenchmarkHTTPClient.make(connections: streams)
@@ -85,6 +88,10 @@ enum LatencyBenchmark {
         figures.add(
             "p99_ratio", loaded.latencies.milliseconds(at: 0.99) / baseline.latencies.milliseconds(at: 0.99),
             decimals: 2, "\(streams) streams ÷ 1")
+        figures.add(
+            "frame_p50_ms", loaded.frames.milliseconds(at: 0.5), decimals: 3,
+            "one display frame of every answer, on the main actor")
+        figures.add("frame_max_ms", loaded.frames.milliseconds(at: 1), decimals: 3)
         figures.add("lost_tokens", loaded.expected - loaded.received + baseline.expected - baseline.received)
         figures.add("failed_streams", loaded.failedStreams + baseline.failedStreams, "answers that did not complete")
         figures.add("client_cpu_s", loaded.clientCPU, decimals: 2, "this process, \(streams) streams")
@@ -147,7 +154,8 @@ enum LatencyBenchmark {
             return Phase(
                 streams: streams, latencies: Percentiles(recorder.latencies), received: recorder.tokens,
                 expected: streams * plan.tokens, failedStreams: answers.incompleteCount, clientCPU: cpu.client,
-                serverCPU: cpu.server, seconds: seconds, loadAverage: load)
+                serverCPU: cpu.server, seconds: seconds, loadAverage: load,
+                frames: Percentiles(answers.frameDurations.map { Int64($0.seconds * 1e9) }))
         } catch {
             await answers.cancel()
             throw error
