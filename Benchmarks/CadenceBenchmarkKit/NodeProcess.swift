@@ -45,6 +45,23 @@ package final class NodeProcess: Sendable {
         return NodeProcess(port: port, process: process, input: stdin.fileHandleForWriting)
     }
 
+    /// Runs `body` with a node started for it, and stops the node afterwards, whether `body`
+    /// returns or throws.
+    package static func with<T>(
+        postgresURL: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ body: (NodeProcess) async throws -> T
+    ) async throws -> T {
+        let node = try await start(postgresURL: postgresURL)
+        do {
+            let result = try await body(node)
+            await node.stop()
+            return result
+        } catch {
+            await node.stop()
+            throw error
+        }
+    }
+
     /// Every answer starts producing.
     package func go() {
         input.write(Data("go\n".utf8))

@@ -110,15 +110,8 @@ enum LatencyBenchmark {
     static func measure(
         streams: Int, plan: TimestampEngine.Plan, frameRate: Int, client: HTTPClient
     ) async throws -> Phase {
-        let node = try await NodeProcess.start(postgresURL: nil)
-        do {
-            let phase = try await measure(
-                streams: streams, plan: plan, frameRate: frameRate, client: client, node: node)
-            await node.stop()
-            return phase
-        } catch {
-            await node.stop()
-            throw error
+        try await NodeProcess.with { node in
+            try await measure(streams: streams, plan: plan, frameRate: frameRate, client: client, node: node)
         }
     }
 

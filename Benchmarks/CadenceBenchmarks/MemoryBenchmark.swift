@@ -129,8 +129,7 @@ enum MemoryBenchmark {
     static func measure(
         streams: Int, plan: TimestampEngine.Plan, viewModels: Bool, client: HTTPClient
     ) async throws -> Phase {
-        let node = try await NodeProcess.start(postgresURL: nil)
-        do {
+        try await NodeProcess.with { node in
             let transport = SSETransport(baseURL: "http://127.0.0.1:\(node.port)", httpClient: client)
             let baseline = try await settledResident()
             var phase = try await holdAnswers(
@@ -138,11 +137,7 @@ enum MemoryBenchmark {
                 baseline: baseline)
             // The answers, their streams and view models are gone now.
             phase.released = try await settledResident()
-            await node.stop()
             return phase
-        } catch {
-            await node.stop()
-            throw error
         }
     }
 
