@@ -24,7 +24,8 @@ import CadenceUI
 ///   the pacer's backlog, nothing revealed yet), again after `revealAll()` (the visible text and its
 ///   markdown document too: the headline figure, what a stream holds on screen once the pacer has
 ///   caught up), again after `malloc_trim(0)` (what is live, without the pages the allocator keeps
-///   for reuse), and after the answers completed and were released.
+///   for reuse), and after the answers completed and were released (before and after
+///   `malloc_trim(0)`).
 enum MemoryBenchmark {
     static let options: Set<String> = ["streams", "answer-bytes", "token-bytes"]
 
@@ -37,6 +38,7 @@ enum MemoryBenchmark {
         var revealed: Int?
         var trimmed: Int?
         var released: Int
+        var releasedLive = 0
         var textBytes: Int
 
         /// Bytes per stream above the baseline at `resident`.
@@ -118,6 +120,9 @@ enum MemoryBenchmark {
         figures.add(
             "released_bytes_per_stream_100", many.perStream(many.released),
             "after the answers completed and were released: what stays")
+        figures.add(
+            "released_live_bytes_per_stream_100", many.perStream(many.releasedLive),
+            "the same after malloc_trim(0): what stays live")
         figures.add("baseline_rss_bytes_1", one.baseline, "VmRSS before the stream opened")
         figures.add("baseline_rss_bytes_100", many.baseline, "VmRSS before the \(streams) streams opened")
         figures.add("load_average", MachineLoad.loadAverage(), decimals: 2, "1-minute, at the end")
@@ -137,6 +142,8 @@ enum MemoryBenchmark {
                 baseline: baseline)
             // The answers, their streams and view models are gone now.
             phase.released = try await settledResident()
+            ProcessMemory.releaseFreeHeapPages()
+            phase.releasedLive = try await settledResident()
             return phase
         }
     }
