@@ -1,10 +1,11 @@
 public import AsyncHTTPClient
 public import CadenceCore
-import Foundation
-import NIOCore
-import NIOHTTP1
 
-/// Streams answers from a Cadence research server over SSE.
+/// The research events of answers from a Cadence research server, one SSE connection each: a thin
+/// convenience over ``SSETransport``, for tools that want the protocol's raw events.
+///
+/// It neither resumes nor retries: a dropped connection ends the stream with an error. For an answer
+/// that survives drops, stalls and restarts, read ``AnswerStream`` over the same transport instead.
 ///
 /// ```swift
 /// let client = ResearchClient(baseURL: "http://127.0.0.1:8080")   // bearerToken: "…" for a server with a token
@@ -35,28 +36,36 @@ public struct ResearchClient: Sendable {
         self.bearerToken = bearerToken
     }
 
-    /// Asks a question; the events arrive as the server writes them.
-    public func answer(_ request: AnswerRequest) -> ResearchEventStream {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Accept", value: "text/event-stream")
-        ServerAuthorization.add(bearerToken, to: &headers)
-        return ResearchEventStream(
-            request: StreamingRequest(
-                httpClient: httpClient, url: baseURL + "/v1/answers", method: .POST, headers: headers,
-                body: Self.body(for: request), connectTimeout: TimeAmount(connectTimeout)),
-            limits: limits)
+    /// The transport these settings describe: the one that carries every answer.
+    public var transport: SSETransport {
+        SSETransport(
+            baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits,
+            bearerToken: bearerToken)
     }
 
-    static func body(for request: AnswerRequest) -> String {
-        let history: [JSONValue] = request.history.map { ["role": .string($0.role), "content": .string($0.content)] }
-        return JSONValue.object(["query": .string(request.query), "history": .array(history)]).jsonText
+    /// Asks a question; the events arrive as the server writes them.
+    public func answer(_ request: AnswerRequest) -> ResearchEventStream {
+        ResearchEventStream(transport: transport, request: request)
     }
 }
 
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+extension SSETransport {
+    /// A transport with a research client's settings. Kept for source compatibility: the settings
+    /// are the transport's own now.
+    @available(*, deprecated, renamed: "ResearchClient.transport")
+    public init(client: ResearchClient) {
+        self = client.transport
+    }
+
+    /// The transport's settings as a research client. Kept for source compatibility: set
+    /// ``baseURL``, ``limits`` and the others directly.
+    @available(*, deprecated, message: "use the transport's own baseURL, httpClient, connectTimeout, limits and bearerToken")
+    public var client: ResearchClient {
+        get {
+            ResearchClient(
+                baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits,
+                bearerToken: bearerToken)
+        }
+        set { self = newValue.transport }
     }
 }

@@ -64,7 +64,7 @@ public struct PollingTransport: ResearchTransport {
             var post = HTTPClientRequest(url: messagesURL)
             post.method = .POST
             post.headers.add(name: "Content-Type", value: "application/json")
-            post.body = .bytes(ByteBuffer(string: ResearchClient.body(for: request)))
+            post.body = .bytes(ByteBuffer(string: request.jsonBody))
             let json = try await send(post)
             guard let id = json["message_id"]?.stringValue else {
                 throw CadenceClientError(.malformedEvent, message: "the server's reply has no \"message_id\": \(json.jsonText.prefix(200))")
