@@ -99,22 +99,16 @@ struct DemoCommand: AsyncParsableCommand {
             try await FullScreen.run(chat: chat, initialQuestion: question, history: [])
             return
         }
-        if json {
-            try await AnswerSession.printJSON(
-                AnswerStream(request: AnswerRequest(query: question), transport: transport, configuration: configuration),
-                output: output, recording: nil
-            ).ending.conclude()
-            return
-        }
         if output.styled {
             output.line(output.dim("Cadence demo · \(serverDescription)"))
             output.line()
             output.line(output.bold("? \(question)"))
             output.line()
         }
-        try await AnswerSession.run(
-            transport: transport, request: AnswerRequest(query: question), configuration: configuration,
-            output: output, showsStages: !plain
-        ).ending.conclude()
+        let answer = AnswerStream(
+            request: AnswerRequest(query: question), transport: transport, configuration: configuration)
+        try await AnswerSession.run(answer, output: output, json: json) { [plain] in
+            AnswerPrinter(output: output, showsStages: !plain)
+        }.ending.conclude()
     }
 }
