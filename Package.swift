@@ -164,12 +164,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CadenceUITests",
-            dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
+            dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "CadenceTerminalTests",
             dependencies: [
                 "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceOracles",
+                "CadenceTesting",
             ],
             swiftSettings: strict),
         .testTarget(

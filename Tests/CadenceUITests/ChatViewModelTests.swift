@@ -1,10 +1,11 @@
 import CadenceCore
+import CadenceTesting
 import CadenceUI
 import Testing
 
 @MainActor
 @Suite struct ChatViewModelTests {
-    let clock = StepClock(start: .zero)
+    let clock = ManualClock.stepping()
     let script = ScriptedAnswers()
 
     func makeChat() -> ChatViewModel {
