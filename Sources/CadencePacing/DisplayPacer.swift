@@ -9,7 +9,7 @@
 /// What it guarantees, in every mode:
 /// - the visible text only grows, and never ends inside a grapheme cluster;
 /// - in the adaptive and word modes it ends between whole words in prose and after whole
-///   lines inside ```` ``` ```` code fences; citation markers like `[1][2]` stay whole;
+///   lines inside fenced code blocks; citation markers like `[1][2]` stay whole;
 /// - the exception to both: a network stall releases the held tail (see
 ///   `Configuration.partialWordRelease`), which may be a partial word, or a cluster that a
 ///   combining mark arriving after the stall extends; and, only if you opt in with

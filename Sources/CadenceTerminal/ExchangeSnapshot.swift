@@ -5,7 +5,7 @@ public import CadenceUI
 /// What one exchange (a question and its answer) shows, as a value: the input of
 /// ``TranscriptLayout``, so layout is a pure function that tests can drive without view models.
 ///
-/// Make one from an ``AnswerViewModel`` on the main actor, once per frame, or build it by hand.
+/// Make one from an `AnswerViewModel` on the main actor, once per frame, or build it by hand.
 ///
 /// ```swift
 /// let exchange = ExchangeSnapshot(answer)            // on the main actor
@@ -50,7 +50,7 @@ public struct ExchangeSnapshot: Sendable, Hashable {
     public var researchSummary: String?
     /// How the citations are drawn: the source numbers, and the citations whose check failed.
     public var citations: CitationDisplay
-    /// The answer's ``AnswerViewModel/version`` when the snapshot was taken: two snapshots of one
+    /// The answer's `AnswerViewModel/version` when the snapshot was taken: two snapshots of one
     /// answer with the same version show the same, so ``TranscriptLayout`` lays such an exchange out
     /// once. `nil` (a snapshot built by hand) is laid out every time.
     public var version: Int?

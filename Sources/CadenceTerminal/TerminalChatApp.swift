@@ -1,8 +1,8 @@
 public import CadenceUI
 
-/// The full-screen chat: glues a ``ChatViewModel`` to a terminal. Keys go through ``KeyDecoder``
+/// The full-screen chat: glues a `ChatViewModel` to a terminal. Keys go through ``KeyDecoder``
 /// and ``LineEditor``; about 60 times a second it advances the answers (`chat.frame()`), reads again
-/// only the answers whose ``AnswerViewModel/version`` changed, lays out only those exchanges again
+/// only the answers whose `AnswerViewModel/version` changed, lays out only those exchanges again
 /// (``TranscriptLayout``), composes the screen (``Screen``, ``TerminalViewState``) and writes only
 /// the rows that changed (``ScreenDiff``). A frame in which nothing changed costs one version check
 /// per answer, whatever the length of the transcript.
@@ -51,8 +51,14 @@ public final class TerminalChatApp {
     var exit: TerminalExit?
 
     /// - Parameters:
+    ///   - chat: the conversation to show and feed.
+    ///   - terminal: the terminal to take over (``RawTerminal`` for the real one).
+    ///   - initialQuestion: a question to send as soon as the app starts.
     ///   - history: earlier questions, oldest first, for ↑ in the input line.
     ///   - colors: `false` with `NO_COLOR`.
+    ///   - exit: when the app leaves by itself (``ExitPolicy/interactive`` never does).
+    ///   - escapeTimeout: how long a lone `ESC` waits for the rest of a sequence before it counts as
+    ///     the Escape key.
     public init(
         chat: ChatViewModel, terminal: any TerminalDevice, initialQuestion: String? = nil, history: [String] = [],
         colors: Bool = true, exit: ExitPolicy = .interactive, escapeTimeout: Duration = .milliseconds(50)

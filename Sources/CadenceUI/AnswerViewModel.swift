@@ -7,12 +7,12 @@ public import Observation
 /// One answer on screen: what the backend has said, and what the display pacer has revealed,
 /// kept apart.
 ///
-/// Feed it every ``AnswerUpdate`` of the answer's stream with ``apply(_:at:)``, and call
+/// Feed it every `AnswerUpdate` of the answer's stream with ``apply(_:at:)``, and call
 /// ``frame(now:)`` once per display frame while ``needsFrames``. Backend state (``text``,
 /// ``sources``, ``stage``, ``followUps``, ``outcome``) changes as updates arrive; display state
 /// (``visibleText``, ``document``, ``isAnimating``) changes only on frames, at the pacer's rhythm.
 /// The markdown ``document`` of the visible text is built incrementally: each frame appends only
-/// the newly visible text to a ``MarkdownDocument``, never re-parsing what came before.
+/// the newly visible text to a `MarkdownDocument`, never re-parsing what came before.
 ///
 /// A finished answer opened again (``init(id:query:restoring:)``) shows fully at once, with no replay.
 ///
@@ -136,7 +136,7 @@ public final class AnswerViewModel: Identifiable {
         showRevealedText()
     }
 
-    /// An answer read back from a ``ConversationStore``, shown fully at once. One the store still
+    /// An answer read back from a `ConversationStore`, shown fully at once. One the store still
     /// has as streaming (another process is writing it) shows as interrupted here.
     public convenience init(restoring stored: StoredAnswer) {
         self.init(id: stored.id, query: stored.query, restoring: Outcome(stored))

@@ -1,6 +1,6 @@
 public import CadenceCore
 
-/// One model answer as ``AnswerUpdate``s: the provider counterpart of ``AnswerStream``, and the one
+/// One model answer as `AnswerUpdate`s: the provider counterpart of ``AnswerStream``, and the one
 /// path by which a model's answers reach the command and the view models.
 ///
 /// It reads the provider's normalized events (``ModelClient/stream(_:options:)``, choice 0) as they
@@ -9,10 +9,10 @@ public import CadenceCore
 ///
 /// | the provider's stream… | ends as |
 /// |---|---|
-/// | finished (`stop`, the token limit, a tool call, a filter …) | ``AnswerUpdate/completed(_:)``, with ``AnswerCompletion/finishReason`` |
-/// | was refused (an HTTP error), or sent an error event | ``AnswerUpdate/failed(_:)``, code ``AnswerFailure/Code/connection`` |
-/// | stopped before the provider's terminator | ``AnswerUpdate/failed(_:)``, code ``AnswerFailure/Code/interrupted`` |
-/// | was cancelled (the iterating task) | ``AnswerUpdate/cancelled(partialText:)`` |
+/// | finished (`stop`, the token limit, a tool call, a filter …) | `AnswerUpdate/completed(_:)`, with `AnswerCompletion/finishReason` |
+/// | was refused (an HTTP error), or sent an error event | `AnswerUpdate/failed(_:)`, code `AnswerFailure/Code/connection` |
+/// | stopped before the provider's terminator | `AnswerUpdate/failed(_:)`, code `AnswerFailure/Code/interrupted` |
+/// | was cancelled (the iterating task) | `AnswerUpdate/cancelled(partialText:)` |
 ///
 /// Provider APIs cannot resume, so nothing is retried here. Reasoning text is not part of the answer;
 /// give ``ModelClient/answer(_:options:reasoning:)`` a `reasoning` handler to show it. The handler is
