@@ -27,8 +27,7 @@ struct DocumentationExampleTests {
             updates.append(update)
         }
 
-        let text = updates.reduce(into: "") { if case .textAppended(let piece) = $1 { $0 += piece } }
-        #expect(text == script.text)
+        #expect(updates.text == script.text)
         #expect(updates.filter(\.isTerminal).count == 1)
         #expect(server.requests.map(\.method) == ["POST", "GET", "GET"])
     }

@@ -8,21 +8,17 @@ import Testing
 /// as the AnswerUpdates the command and the view models consume.
 @Suite("A model's answer as AnswerUpdates")
 struct ModelAnswerStreamTests {
-    static func collect(_ stream: ModelAnswerStream) async -> [AnswerUpdate] {
-        var updates: [AnswerUpdate] = []
-        for await update in stream { updates.append(update) }
-        return updates
-    }
-
-    static func text(of updates: [AnswerUpdate]) -> String {
-        updates.reduce(into: "") { if case .textAppended(let piece) = $1 { $0 += piece } }
-    }
-
-    static func answer(_ reply: ScriptedModelServer.Reply) async throws -> [AnswerUpdate] {
+    /// A client of a scripted model that gives every request `reply`.
+    static func start(_ reply: ScriptedModelServer.Reply) async throws -> (ModelClient, ScriptedModelServer) {
         let model = try await ScriptedModelServer.start { _, _ in reply }
+        return (ModelClient(provider: ModelProvider(kind: .openAI, baseURL: model.baseURL, model: "m")), model)
+    }
+
+    /// The updates of the answer to "Hi" when the model gives `reply`.
+    static func answer(_ reply: ScriptedModelServer.Reply) async throws -> [AnswerUpdate] {
+        let (client, model) = try await start(reply)
         defer { Task { await model.shutdown() } }
-        let client = ModelClient(provider: ModelProvider(kind: .openAI, baseURL: model.baseURL, model: "m"))
-        return await collect(client.answer([ChatTurn(role: "user", content: "Hi")]))
+        return await collectUpdates(client.answer([ChatTurn(role: "user", content: "Hi")]))
     }
 
     @Test("a finished answer streams its text, then completes with it and the finish reason")
@@ -35,56 +31,41 @@ struct ModelAnswerStreamTests {
     @Test("an answer cut at the token limit completes, saying why it stopped")
     func tokenLimit() async throws {
         let updates = try await Self.answer(.text(["Half an"], finishReason: "length"))
-        guard case .completed(let completion) = updates.last else {
-            Issue.record("not completed: \(updates)")
-            return
-        }
-        #expect(completion.text == "Half an")
-        #expect(completion.finishReason == .length)
+        let completion = try #require(updates.last?.completion, "not completed: \(updates)")
+        #expect(completion.text == "Half an" && completion.finishReason == .length)
     }
 
     @Test("a stream cut before the provider's terminator fails as interrupted, keeping its text")
     func truncated() async throws {
         let updates = try await Self.answer(.truncated(["Partial ", "text"]))
-        guard case .failed(let failure) = updates.last else {
-            Issue.record("not failed: \(updates)")
-            return
-        }
+        let failure = try #require(updates.last?.failure, "not failed: \(updates)")
         #expect(failure.code == .interrupted)
-        #expect(failure.partialText == "Partial text")
+        #expect(failure.partialText == "Partial text" && updates.text == "Partial text")
         #expect(failure.message.contains("ended before the provider finished"))
-        #expect(Self.text(of: updates) == "Partial text")
     }
 
     @Test("an error mid-stream fails the answer with the provider's message and the text so far")
     func errorMidStream() async throws {
         let updates = try await Self.answer(.errorMidStream(["Some "], message: "the model overheated"))
-        guard case .failed(let failure) = updates.last else {
-            Issue.record("not failed: \(updates)")
-            return
-        }
+        let failure = try #require(updates.last?.failure, "not failed: \(updates)")
         #expect(failure.code == .connection)
-        #expect(failure.message.contains("the model overheated"))
-        #expect(failure.partialText == "Some ")
+        #expect(failure.message.contains("the model overheated") && failure.partialText == "Some ")
     }
 
     @Test("a refused request fails at once with the provider's status and message")
     func refused() async throws {
         let updates = try await Self.answer(.status(401, message: "Incorrect API key provided"))
-        guard case .failed(let failure) = updates.last, updates.count == 1 else {
-            Issue.record("not a lone failure: \(updates)")
-            return
-        }
+        #expect(updates.count == 1)
+        let failure = try #require(updates.last?.failure, "not failed: \(updates)")
         #expect(failure.message.contains("401") && failure.message.contains("Incorrect API key provided"))
         #expect(failure.partialText == "")
     }
 
     @Test("reasoning reaches its handler in order with the text, and is not part of the answer")
     func reasoning() async throws {
-        let bytes = try SharedFixtures.streamBytes("deepseek-reasoning-content.txt")
-        let server = try await ReplayServer.start(routes: ["/v1/chat/completions": [.stream(bytes)]])
-        defer { Task { await server.shutdown() } }
-        let client = ModelClient(provider: ModelProvider(kind: .openAI, baseURL: server.baseURL + "/v1", model: "m"))
+        let fixture = "deepseek-reasoning-content.txt"
+        let (client, model) = try await Self.start(.raw(try SharedFixtures.streamBytes(fixture)))
+        defer { Task { await model.shutdown() } }
         // What the reader sees, in order: reasoning as `r`, text as `t`.
         let seen = NIOLockedValueBox<[String]>([])
         var updates: [AnswerUpdate] = []
@@ -96,20 +77,16 @@ struct ModelAnswerStreamTests {
         }
         let order = seen.withLockedValue { $0 }
         let firstText = try #require(order.firstIndex { $0.hasPrefix("t") })
-        #expect(firstText > 0 && order[..<firstText].allSatisfy { $0.hasPrefix("r") }, "reasoning first: \(order.prefix(5))")
-        #expect(Self.text(of: updates) == (try SharedFixtures.expectedText("deepseek-reasoning-content.txt")))
-        guard case .completed(let completion) = updates.last else {
-            Issue.record("not completed: \(String(describing: updates.last))")
-            return
-        }
-        #expect(completion.text == Self.text(of: updates))
+        #expect(firstText > 10 && order[..<firstText].allSatisfy { $0.hasPrefix("r") }, "reasoning first: \(order.prefix(5))")
+        #expect(!order[firstText...].contains { $0.hasPrefix("r") && $0.count > 1 }, "then the text")
+        #expect(updates.text == (try SharedFixtures.expectedText(fixture)))
+        #expect(updates.last?.completion?.text == updates.text)
     }
 
     @Test("cancelling the reading task ends the answer as cancelled, with the text received")
     func cancelled() async throws {
-        let model = try await ScriptedModelServer.start { _, _ in .silent(["Before the stall."]) }
+        let (client, model) = try await Self.start(.silent(["Before the stall."]))
         defer { Task { await model.shutdown() } }
-        let client = ModelClient(provider: ModelProvider(kind: .openAI, baseURL: model.baseURL, model: "m"))
         let gotText = FaultLatch()
         let reader = Task {
             var updates: [AnswerUpdate] = []
