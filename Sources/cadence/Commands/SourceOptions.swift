@@ -20,11 +20,7 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: "A system prompt, with --provider.")
     var system: String?
 
-    @Flag(name: .long, help: "Plain output: the answer text, then the numbered sources (also when stdout is not a terminal).")
-    var plain = false
-
-    @Flag(name: .long, help: "Print each answer's updates as JSON lines (with chat --list: the list).")
-    var json = false
+    @OptionGroup var format: OutputOptions
 
     @OptionGroup var reliability: ReliabilityOptions
 
@@ -86,7 +82,7 @@ struct SourceOptions: ParsableArguments {
             // written as the model sent it.
             let reasoning = output.styled ? ReasoningText(output: output) : nil
             let answer = ModelClient(provider: provider).answer(turns, reasoning: reasoning?.write)
-            return try await AnswerSession.run(answer, output: output, recording: recording, json: json) {
+            return try await AnswerSession.run(answer, output: output, recording: recording, json: format.json) {
                 AnswerPrinter(output: output, showsStages: false, wrapsText: false, reasoning: reasoning)
             }
         }
@@ -94,7 +90,8 @@ struct SourceOptions: ParsableArguments {
         let answer = AnswerStream(
             request: request, transport: reliability.makeTransport(baseURL: url ?? ""),
             configuration: reliability.configuration)
-        return try await AnswerSession.run(answer, output: output, recording: recording, json: json) { [plain] in
+        return try await AnswerSession.run(answer, output: output, recording: recording, json: format.json) {
+            [plain = format.plain] in
             AnswerPrinter(output: output, showsStages: !plain)
         }
     }
