@@ -91,7 +91,7 @@ public struct SSETransport: ResearchTransport {
         }
         headers.add(name: "Last-Event-ID", value: String(resume.lastSequence))
         return StreamingRequest(
-            httpClient: httpClient, url: baseURL + "/v1/answers/\(URLPath.escape(resume.answerID))/events",
+            httpClient: httpClient, url: baseURL + "/v1/answers/\(PercentEncoding.encode(resume.answerID))/events",
             method: .GET, headers: headers, body: nil, connectTimeout: timeout)
     }
 
@@ -122,22 +122,4 @@ public struct SSETransport: ResearchTransport {
 /// Hands the connected reader to the task that pumps it; only that task uses it afterwards.
 private struct ReaderTransfer: @unchecked Sendable {
     var reader: HTTPBodyReader
-}
-
-/// Percent-escapes a path segment (ids are URL-safe in practice; this keeps odd ones harmless).
-enum URLPath {
-    static func escape(_ segment: String) -> String {
-        var result = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return result
-    }
 }
