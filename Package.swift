@@ -130,7 +130,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CadenceBenchmarks",
-            dependencies: ["CadenceCore", "CadenceMarkdown", "CadenceResearch"],
+            dependencies: ["CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceUI", "CadenceTerminal"],
             path: "Benchmarks/CadenceBenchmarks",
             swiftSettings: strict
         ),

@@ -20,6 +20,8 @@ let benchmarks: [(name: String, summary: String, run: (_ cases: [String]) -> Voi
     ("sse", "SSEDecoder throughput on token-sized and 64 KB events, against a bare LF scan", SSEBenchmark.run),
     ("markdown", "incremental markdown parsing of a long answer, against cmark-gfm", MarkdownBenchmark.run),
     ("citations", "the streaming citation processor on a long answer, against copying its characters", CitationBenchmark.run),
+    ("json", "Core's JSON reader against Foundation's JSONSerialization and JSONDecoder", JSONBenchmark.run),
+    ("transcript", "a full-screen chat frame on a long conversation: versions against whole snapshots", TranscriptBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

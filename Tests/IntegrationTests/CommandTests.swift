@@ -223,9 +223,7 @@ struct ProviderCommandTests {
         "ask --provider streams a loopback replay of each provider, without printing the key",
         arguments: ModelClientTests.cases)
     func askProvider(testCase: ModelClientTests.Case) async throws {
-        let server = try await ReplayServer.start(routes: [
-            testCase.route: [.stream(try SharedFixtures.streamBytes(testCase.fixture), contentType: testCase.contentType)]
-        ])
+        let server = try await testCase.replayServer()
         defer { Task { await server.shutdown() } }
         let result = try await CadenceBinary.run(
             [
