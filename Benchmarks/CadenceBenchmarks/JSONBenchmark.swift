@@ -5,22 +5,17 @@ import Foundation
 /// `JSONDecoder` on the payloads Cadence reads most: token events and a completion with sources.
 /// The reason Core has its own reader, measured (README, "Design notes").
 enum JSONBenchmark {
+    /// The fields `JSONDecoder` decodes: those the client reads.
     struct Token: Decodable {
-        var type: String
-        var content: String
-        var sequence: Int
+        let type, content: String
+        let sequence: Int
     }
 
     struct CompletionPayload: Decodable {
-        struct SourcePayload: Decodable {
-            var id: String
-            var title: String
-            var url: String
-            var snippet: String
-        }
-        var type: String
-        var sources: [SourcePayload]
-        var follow_ups: [String]
+        struct SourcePayload: Decodable { let id, title, url, snippet: String }
+        let type: String
+        let sources: [SourcePayload]
+        let follow_ups: [String]
     }
 
     static func run(cases: [String]) {

@@ -25,17 +25,11 @@ struct DecodeCommand: ParsableCommand {
     @Flag(name: .long, help: "With --events, also print comments.")
     var comments = false
 
-    @Option(name: .long, help: "The longest line accepted, in bytes (default 16 MiB + 1 KiB).")
-    var maxLineBytes: Int?
-
-    @Option(name: .long, help: "The largest event accepted, in bytes (default 16 MiB).")
-    var maxEventBytes: Int?
+    @OptionGroup var sseLimits: SSELimitOptions
 
     @OptionGroup var input: InputOptions<DecodeCommand>
 
     func validate() throws {
-        if let maxLineBytes, maxLineBytes < 1 { throw ValidationError("--max-line-bytes must be at least 1") }
-        if let maxEventBytes, maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
         switch (events, dialect) {
         case (false, nil): throw ValidationError("say what to decode: --events, or --dialect NAME")
         case (true, .some): throw ValidationError("give either --events or --dialect, not both")
@@ -52,10 +46,7 @@ struct DecodeCommand: ParsableCommand {
             try decodeModelStream(file, dialect: dialect)
             return
         }
-        var limits = SSELimits.default
-        if let maxLineBytes { limits.maxLineBytes = maxLineBytes }
-        if let maxEventBytes { limits.maxEventBytes = maxEventBytes }
-        var decoder = SSEDecoder(limits: limits)
+        var decoder = SSEDecoder(limits: sseLimits.limits)
         var items: [SSEItem] = []
         var failure: SSEDecoderError?
         // Each chunk is decoded and printed before the next is read: memory holds one chunk, the
