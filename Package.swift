@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        // `swift package generate-documentation`: the DocC catalogs of every library module (.ci/run builds them).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CadenceCore", swiftSettings: strict),
@@ -138,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "CadenceBenchmarks",
             dependencies: [
-                "CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceClient", "CadenceUI",
+                "CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceClient", "CadenceUI", "CadenceTerminal",
                 "CadenceBenchmarkKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -180,12 +182,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CadenceUITests",
-            dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
+            dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "CadenceTerminalTests",
             dependencies: [
                 "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceOracles",
+                "CadenceTesting",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -35,6 +35,12 @@ let benchmarks: [Benchmark] = [
     Benchmark("citations", "the streaming citation processor on a long answer, against copying its characters") {
         cases, _ in CitationBenchmark.run(cases: cases)
     },
+    Benchmark("json", "Core's JSON reader against Foundation's JSONSerialization and JSONDecoder") { cases, _ in
+        JSONBenchmark.run(cases: cases)
+    },
+    Benchmark("transcript", "a full-screen chat frame on a long conversation: versions against whole snapshots") {
+        cases, _ in TranscriptBenchmark.run(cases: cases)
+    },
     Benchmark(
         "latency", "P4: server write → AnswerViewModel text, N concurrent AnswerStreams against 1",
         options: LatencyBenchmark.options, run: LatencyBenchmark.run),

@@ -3,7 +3,7 @@ public import CadenceCore
 /// One answer, delivered reliably: every character exactly once and exactly one terminal update
 /// (completed, failed or cancelled), whatever the network does.
 ///
-/// `AnswerStream` drives ``AnswerStreamMachine`` (the pure state machine in CadenceCore) over a
+/// `AnswerStream` drives `AnswerStreamMachine` (the pure state machine in CadenceCore) over a
 /// ``ResearchTransport``: it opens connections, resumes them after drops, retries with backoff, and
 /// fires the timeouts on the injected clock.
 ///

@@ -1,10 +1,11 @@
-public import AsyncHTTPClient
 public import CadenceCore
-import Foundation
-import NIOCore
-import NIOHTTP1
 
-/// Streams answers from a Cadence research server over SSE.
+/// The research events of answers from a Cadence research server, one SSE connection each: another
+/// name for ``SSETransport``, kept for the tools that read the protocol's raw events with
+/// ``SSETransport/answer(_:)``.
+///
+/// It neither resumes nor retries: a dropped connection ends the stream with an error. For an answer
+/// that survives drops, stalls and restarts, read ``AnswerStream`` over the same transport instead.
 ///
 /// ```swift
 /// let client = ResearchClient(baseURL: "http://127.0.0.1:8080")   // bearerToken: "…" for a server with a token
@@ -12,51 +13,25 @@ import NIOHTTP1
 ///     if case .token(let text) = event.kind { print(text, terminator: "") }
 /// }
 /// ```
-///
-/// Cancelling the task that iterates the stream closes the connection.
-public struct ResearchClient: Sendable {
-    public var baseURL: String
-    public var httpClient: HTTPClient
-    /// How long to wait for the response head.
-    public var connectTimeout: Duration
-    public var limits: SSELimits
-    /// The server's access token, sent as `Authorization: Bearer TOKEN` on every request; `nil` for a
-    /// server that needs none. A server that wants one answers 401, which is not retried.
-    public var bearerToken: String?
+public typealias ResearchClient = SSETransport
 
-    public init(
-        baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
-        limits: SSELimits = .default, bearerToken: String? = nil
-    ) {
-        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        self.httpClient = httpClient
-        self.connectTimeout = connectTimeout
-        self.limits = limits
-        self.bearerToken = bearerToken
-    }
-
-    /// Asks a question; the events arrive as the server writes them.
+extension SSETransport {
+    /// Asks a question and reads one connection's events as the server writes them. Cancelling the
+    /// task that iterates the stream closes the connection.
     public func answer(_ request: AnswerRequest) -> ResearchEventStream {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Accept", value: "text/event-stream")
-        ServerAuthorization.add(bearerToken, to: &headers)
-        return ResearchEventStream(
-            request: StreamingRequest(
-                httpClient: httpClient, url: baseURL + "/v1/answers", method: .POST, headers: headers,
-                body: Self.body(for: request), connectTimeout: TimeAmount(connectTimeout)),
-            limits: limits)
+        ResearchEventStream(transport: self, request: request)
     }
 
-    static func body(for request: AnswerRequest) -> String {
-        let history: [JSONValue] = request.history.map { ["role": .string($0.role), "content": .string($0.content)] }
-        return JSONValue.object(["query": .string(request.query), "history": .array(history)]).jsonText
+    /// The transport with a research client's settings: the same type now.
+    @available(*, deprecated, message: "ResearchClient is SSETransport: use the client itself")
+    public init(client: ResearchClient) {
+        self = client
     }
-}
 
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    /// The transport as a research client: the same type now.
+    @available(*, deprecated, message: "ResearchClient is SSETransport: use the transport itself")
+    public var client: ResearchClient {
+        get { self }
+        set { self = newValue }
     }
 }

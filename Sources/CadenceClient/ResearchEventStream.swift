@@ -1,71 +1,32 @@
-import AsyncHTTPClient
 public import CadenceCore
-import NIOCore
-import NIOHTTP1
 
-/// The research events of one answer, read from an SSE response body as it arrives.
+/// The research events of one answer, read from one connection of a transport as they arrive.
 ///
-/// Iterating it sends the request; ending the iteration, or cancelling its task, closes the
-/// connection. Comments other than `: flush-tokens` are consumed here.
+/// Iterating it opens the connection; ending the iteration, or cancelling its task, closes it.
+/// Keepalives (comments other than `: flush-tokens`, and `retry:`) are consumed here. A failure is
+/// thrown as ``CadenceClientError`` and ends the stream: nothing is resumed or retried (that is
+/// ``AnswerStream``'s job).
 public struct ResearchEventStream: AsyncSequence, Sendable {
     public typealias Element = ResearchEvent
 
-    let request: StreamingRequest
-    let limits: SSELimits
+    let transport: any ResearchTransport
+    let request: AnswerRequest
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(stream: self)
+        AsyncIterator(transport: transport, request: request)
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var reader: HTTPBodyReader
-        var decoder: SSEDecoder
-        var pending: [ResearchEvent] = []
-        var pendingIndex = 0
-        var finished = false
-
-        init(stream: ResearchEventStream) {
-            reader = HTTPBodyReader(stream.request)
-            decoder = SSEDecoder(limits: stream.limits)
-        }
+        let transport: any ResearchTransport
+        let request: AnswerRequest
+        var items: AsyncThrowingStream<TransportItem, any Error>.AsyncIterator?
 
         public mutating func next() async throws -> ResearchEvent? {
-            while true {
-                if pendingIndex < pending.count {
-                    defer { pendingIndex += 1 }
-                    return pending[pendingIndex]
-                }
-                pending.removeAll(keepingCapacity: true)
-                pendingIndex = 0
-                if finished { return nil }
-                var items: [SSEItem] = []
-                do {
-                    let chunk: ByteBuffer?
-                    do {
-                        chunk = try await reader.next()
-                    } catch {
-                        finished = true
-                        throw ServerAuthorization.explain(error, tokenSent: reader.request.sendsAuthorization)
-                    }
-                    if let chunk {
-                        try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &items) }
-                    } else {
-                        finished = true
-                        items = try decoder.finish()
-                    }
-                } catch let error as SSEDecoderError {
-                    finished = true
-                    throw CadenceClientError(.malformedStream, message: error.description, underlying: error)
-                }
-                for item in items {
-                    do {
-                        if let event = try ResearchEventDecoder.decode(item) { pending.append(event) }
-                    } catch {
-                        finished = true
-                        throw CadenceClientError(.malformedEvent, message: error.description, underlying: error)
-                    }
-                }
+            if items == nil { items = try await transport.open(request, resume: nil).items.makeAsyncIterator() }
+            while let item = try await items?.next() {
+                if case .event(let event) = item { return event }
             }
+            return nil
         }
     }
 }

@@ -65,7 +65,8 @@ public struct ListItem: Sendable, Hashable {
     }
 }
 
-/// A code block; `info` is the fence's info string (`swift` in ```` ```swift ````), `nil` when indented.
+/// A code block; `info` is the fence's info string (`swift` for a fence opened with three backticks
+/// and `swift`), `nil` when indented.
 ///
 /// ```swift
 /// let code = CodeBlock(info: "swift", code: "print(1)\n")

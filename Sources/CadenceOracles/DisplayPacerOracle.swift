@@ -6,7 +6,7 @@ import CadencePacing
 ///
 /// Time is the oracle's own: frames are advanced by durations it chooses, never by a real clock.
 /// The options byte chooses the pacing mode (low two bits), whether chunks carry arrival times,
-/// whether they are given as the whole text so far (``DisplayPacer/advance(receivedText:isFinished:to:)``)
+/// whether they are given as the whole text so far (`DisplayPacer/advance(receivedText:isFinished:to:)`)
 /// and whether the user stops the animation half-way. The split seed cuts the text into network
 /// chunks (between Unicode scalars) and chooses the frames and time steps between them.
 public enum DisplayPacerOracle: FuzzOracle {

@@ -2,7 +2,7 @@ import CadenceTerminal
 
 /// The terminal key decoder gives the same keys for any split of the same bytes, whether the
 /// reads come whole or in the header's chunks (consecutive text joined, as
-/// a line editor would insert it), and ``KeyDecoder/flush()`` after the last read ends the same way.
+/// a line editor would insert it), and `KeyDecoder/flush()` after the last read ends the same way.
 public enum KeyDecoderSplitOracle: FuzzOracle {
     public static let target = "keys"
 

@@ -8,7 +8,7 @@ import CadenceMarkdown
 /// ``checkEveryVariant(_:)``, after about 32 evenly spaced ones in ``check(_:)`` (reading the tail
 /// after each of hundreds of one-scalar chunks was five sixths of a fuzz run's time). Along the way
 /// a committed block never changes and equals the block at its index in the full parse; at the end
-/// ``MarkdownDocument/finish()`` equals ``MarkdownParser/parse(_:)`` of the whole text, and the
+/// `MarkdownDocument/finish()` equals `MarkdownParser/parse(_:)` of the whole text, and the
 /// tree renders to HTML and ANSI without trapping.
 public enum MarkdownIncrementalOracle: FuzzOracle {
     public static let target = "markdown"

@@ -1,13 +1,13 @@
 public import CadenceCore
 
 /// A provider stream decodes to the same typed events for any split of the same bytes, with the
-/// dialect named and with it detected from the content; and, as ``ModelEvent`` promises, every
+/// dialect named and with it detected from the content; and, as `ModelEvent` promises, every
 /// choice that appears ends with exactly one finish.
 ///
 /// One oracle per dialect (``OpenAIChatSplitOracle`` …) so that each has its own fuzz target and
 /// seed corpus. The options byte chooses the limits (the defaults, or small ones the payload can
 /// exceed) with its low seven bits, and with its high bit whether the fuzzer checks the dialect named
-/// (0) or detected from the content (1); ``checkEveryVariant(_:)`` checks both.
+/// (0) or detected from the content (1); ``FuzzOracle/checkEveryVariant(_:)`` checks both.
 public protocol ModelStreamSplitOracle: FuzzOracle {
     static var dialect: ModelDialect { get }
 }

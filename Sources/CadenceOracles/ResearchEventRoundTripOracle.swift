@@ -1,7 +1,7 @@
 import CadenceCore
 
 /// Every research event the client decodes survives the trip back through the server's encoder:
-/// framed by ``ResearchEventEncoder`` and decoded again, it is the same event. The JSON reader and
+/// framed by `ResearchEventEncoder` and decoded again, it is the same event. The JSON reader and
 /// writer agree in the same way: written out and read back, a parsed value is unchanged.
 ///
 /// The payload is an SSE body; each of its items is decoded. Events that fail to decode must fail

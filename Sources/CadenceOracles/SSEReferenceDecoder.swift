@@ -1,7 +1,7 @@
 public import CadenceCore
 
 /// A plain, whole-input transcription of the WHATWG event-stream algorithm, working on Strings,
-/// to compare ``SSEDecoder``'s chunked byte-level decoding with (in the SSE tests and the SSE fuzzer).
+/// to compare `SSEDecoder`'s chunked byte-level decoding with (in the SSE tests and the SSE fuzzer).
 ///
 /// ```swift
 /// SSEReferenceDecoder(Array("data: hi\n\n".utf8)).items  // [.event(SSEEvent(data: "hi"))]

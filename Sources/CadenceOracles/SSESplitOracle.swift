@@ -6,7 +6,7 @@ import CadenceCore
 /// that the error path is split too). The payload is decoded whole and in the header's chunks (one
 /// byte at a time among them); within the default limits, the result must also equal
 /// ``SSEReferenceDecoder``'s, a plain transcription of the standard. Then, after
-/// ``SSEDecoder/finish()``, the payload is decoded once more as a second body of the same event source
+/// `SSEDecoder/finish()`, the payload is decoded once more as a second body of the same event source
 /// (a reconnection), which must decode as it did the first time, given the same last event ID.
 public enum SSESplitOracle: FuzzOracle {
     public static let target = "sse"

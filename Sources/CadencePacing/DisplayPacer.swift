@@ -12,7 +12,7 @@
 ///   grapheme cluster; a last cluster that may still grow (`か` before a voicing mark, `👩` before
 ///   a skin tone or `‍💻`) waits for the next scalar;
 /// - in the adaptive and word modes it ends between whole words in scripts that space their
-///   words, after whole lines inside ```` ``` ```` code fences, and between ideographs, kana and
+///   words, after whole lines inside fenced code blocks, and between ideographs, kana and
 ///   Hangul syllables or grapheme clusters in scripts that do not; citation markers like `[1][2]`
 ///   stay whole;
 /// - the exceptions: after `Configuration.heldUnitRelease` (3 s) of network silence the held tail

@@ -2,12 +2,12 @@ public import CadenceClient
 public import CadenceCore
 public import CadenceEngine
 
-/// An ``AnswerEngine`` that researches with a real model over a ``Corpus``: the model plans the
+/// An `AnswerEngine` that researches with a real model over a `Corpus`: the model plans the
 /// searches, reflects on what they found, and writes the answer, whose citations are checked
 /// against the passages they cite while they stream.
 ///
 /// It drives a ``ResearchMachine`` (the pure loop): it makes the model calls through
-/// ``ModelClient``, runs the searches on the corpus, and fires the model idle timeout and the retry
+/// `ModelClient`, runs the searches on the corpus, and fires the model idle timeout and the retry
 /// waits on the injected clock. Cancelling the consumer of ``answer(_:)`` closes the model request
 /// at once.
 ///

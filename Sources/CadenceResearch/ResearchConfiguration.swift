@@ -23,7 +23,7 @@ public struct ResearchConfiguration: Sendable, Hashable {
     /// How long a model call may go without sending anything before it is closed and the answer ends.
     public var modelIdleTimeout: Duration
     /// Attempts and backoff for a model call that fails before it produced anything (429, 5xx, refused
-    /// connections). Only ``ReliabilityConfiguration/maxAttempts``, the backoff and the `Retry-After`
+    /// connections). Only `ReliabilityConfiguration/maxAttempts`, the backoff and the `Retry-After`
     /// cap are read; the answer-stream timeouts do not apply here.
     public var retry: ReliabilityConfiguration
     /// The share of a cited sentence's content words that its source must contain for the citation

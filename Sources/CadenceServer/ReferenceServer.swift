@@ -9,7 +9,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Cadence's reference server: the research protocol over HTTP, answered by an ``AnswerEngine``.
+/// Cadence's reference server: the research protocol over HTTP, answered by an `AnswerEngine`.
 ///
 /// ```swift
 /// let server = ReferenceServer(engine: CorpusEngine(corpus: try .bundled()))

@@ -3,7 +3,7 @@ public import CadenceCore
 /// Records one answer in a ``ConversationStore`` as its updates stream: the question first, then
 /// checkpoints of the partial text at most once per ``interval``, then how it ended.
 ///
-/// Feed it every ``AnswerUpdate`` in order with ``record(_:)``. Text that arrives between two
+/// Feed it every `AnswerUpdate` in order with ``record(_:)``. Text that arrives between two
 /// checkpoints is written by the next update after the interval, or by a trailing checkpoint when
 /// the stream goes quiet, so a crash mid-answer loses at most one interval of text. Writes happen
 /// in the order they were asked for, never overlapping; the terminal update's write is awaited, so
@@ -45,6 +45,9 @@ public actor AnswerRecorder {
     private var lastWrite: Task<Void, any Error>?
 
     /// - Parameters:
+    ///   - store: where the answer is recorded.
+    ///   - answerID: the answer's id in the store.
+    ///   - clock: the clock the interval is measured on.
     ///   - interval: the shortest time between two checkpoints; `.zero` checkpoints every update.
     public init<C: Clock>(
         store: any ConversationStore, answerID: String, clock: C, interval: Duration = .milliseconds(250)

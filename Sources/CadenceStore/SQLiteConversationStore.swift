@@ -40,6 +40,7 @@ public final class SQLiteConversationStore: ConversationStore {
     /// Opens (or creates) the database at `path`.
     ///
     /// - Parameters:
+    ///   - path: the database file; its folder is created if needed.
     ///   - now: the wall clock for creation and update times.
     ///   - makeID: a new conversation's identifier.
     public convenience init(

@@ -42,7 +42,7 @@ enum DisplayWidth {
     }
 
     /// Calls `body` with each character outside escape sequences, and its index.
-    private static func forEachVisible(_ line: String, _ body: (Character, String.Index) -> Void) {
+    static func forEachVisible(_ line: String, _ body: (Character, String.Index) -> Void) {
         var inEscape = false
         var index = line.startIndex
         while index < line.endIndex {

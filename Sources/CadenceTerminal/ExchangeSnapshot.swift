@@ -5,7 +5,7 @@ public import CadenceUI
 /// What one exchange (a question and its answer) shows, as a value: the input of
 /// ``TranscriptLayout``, so layout is a pure function that tests can drive without view models.
 ///
-/// Make one from an ``AnswerViewModel`` on the main actor, once per frame, or build it by hand.
+/// Make one from an `AnswerViewModel` on the main actor, once per frame, or build it by hand.
 ///
 /// ```swift
 /// let exchange = ExchangeSnapshot(answer)            // on the main actor
@@ -50,13 +50,18 @@ public struct ExchangeSnapshot: Sendable, Hashable {
     public var researchSummary: String?
     /// How the citations are drawn: the source numbers, and the citations whose check failed.
     public var citations: CitationDisplay
+    /// The answer's `AnswerViewModel/version` when the snapshot was taken: two snapshots of one
+    /// answer with the same version show the same, so ``TranscriptLayout`` lays such an exchange out
+    /// once. `nil` (a snapshot built by hand) is laid out every time.
+    public var version: Int?
 
     /// Without `citations`, the numbers of `sources` are drawn as citations and none is marked.
     public init(
         id: String, question: String, phase: Phase, document: MarkdownTree = MarkdownTree(blocks: []),
         committedBlockCount: Int = 0, sources: [Source] = [], followUps: [String] = [], researchSummary: String? = nil,
-        citations: CitationDisplay? = nil
+        citations: CitationDisplay? = nil, version: Int? = nil
     ) {
+        self.version = version
         self.researchSummary = researchSummary
         self.citations = citations ?? CitationDisplay(sources: sources)
         self.id = id
@@ -88,7 +93,7 @@ public struct ExchangeSnapshot: Sendable, Hashable {
             id: answer.id, question: answer.query, phase: phase, document: answer.document,
             committedBlockCount: answer.committedBlockCount, sources: answer.sources, followUps: answer.followUps,
             researchSummary: Self.summary(of: answer.stages, sources: answer.sources.count),
-            citations: answer.citationDisplay)
+            citations: answer.citationDisplay, version: answer.version)
     }
 
     /// The research stages in one line: the tier, the collections searched, the rounds, the sources kept.
@@ -138,6 +143,20 @@ public struct TranscriptSnapshot: Sendable, Hashable {
     public init(_ chat: ChatViewModel) {
         exchanges = chat.answers.reversed().map(ExchangeSnapshot.init)
     }
+
+    /// The conversation of `chat`, taking each answer whose version has not changed from `earlier`
+    /// instead of reading it again: what changed is all that is read.
+    @MainActor
+    public init(_ chat: ChatViewModel, reusing earlier: TranscriptSnapshot) {
+        var known: [Int: ExchangeSnapshot] = [:]
+        for exchange in earlier.exchanges {
+            if let version = exchange.version { known[version] = exchange }
+        }
+        exchanges = chat.answers.reversed().map { known[$0.version] ?? ExchangeSnapshot($0) }
+    }
+
+    /// The versions of the exchanges, oldest first: equal versions show equal transcripts.
+    public var versions: [Int?] { exchanges.map(\.version) }
 
     /// Whether any exchange shows a spinner.
     public var isRunning: Bool { exchanges.contains { $0.isRunning } }

@@ -18,7 +18,7 @@ public struct ExitPolicy: Sendable, Hashable {
     public static let afterAnswers = ExitPolicy(exitsWhenIdle: true)
 }
 
-/// Why ``TerminalChatApp/run(clock:)`` returned.
+/// Why ``TerminalChatApp/run(clock:frameInterval:)`` returned.
 ///
 /// ```swift
 /// if try await app.run(clock: ContinuousClock()) == .interrupted { exitCode = 130 }

@@ -148,7 +148,9 @@ public final class RawTerminal: TerminalDevice {
         }
     }
 
-    nonisolated static func writeAll(_ text: String, to descriptor: Int32) {
+    /// Writes all of `text` to a file descriptor, unbuffered, through interrupted and would-block
+    /// writes; the command's line output uses it too.
+    package nonisolated static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

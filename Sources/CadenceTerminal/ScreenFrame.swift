@@ -26,18 +26,7 @@ public struct ScreenFrame: Sendable, Hashable {
     /// `line` without escape codes.
     public static func plain(_ line: String) -> String {
         var out = ""
-        var inEscape = false
-        for character in line {
-            if inEscape {
-                if let ascii = character.asciiValue, (0x40...0x7E).contains(ascii), character != "[" {
-                    inEscape = false
-                }
-            } else if character == "\u{1B}" {
-                inEscape = true
-            } else {
-                out.append(character)
-            }
-        }
+        DisplayWidth.forEachVisible(line) { character, _ in out.append(character) }
         return out
     }
 }

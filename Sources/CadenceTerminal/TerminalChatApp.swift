@@ -1,9 +1,11 @@
 public import CadenceUI
 
-/// The full-screen chat: glues a ``ChatViewModel`` to a terminal. Keys go through ``KeyDecoder``
-/// and ``LineEditor``; about 60 times a second it advances the answers (`chat.frame()`), lays the
-/// transcript out again only when something changed (``TranscriptLayout``), composes the screen
-/// (``Screen``, ``TerminalViewState``) and writes only the rows that changed (``ScreenDiff``).
+/// The full-screen chat: glues a `ChatViewModel` to a terminal. Keys go through ``KeyDecoder``
+/// and ``LineEditor``; about 60 times a second it advances the answers (`chat.frame()`), reads again
+/// only the answers whose `AnswerViewModel/version` changed, lays out only those exchanges again
+/// (``TranscriptLayout``), composes the screen (``Screen``, ``TerminalViewState``) and writes only
+/// the rows that changed (``ScreenDiff``). A frame in which nothing changed costs one version check
+/// per answer, whatever the length of the transcript.
 ///
 /// Keys: Enter sends the line; Ctrl-C cancels the streaming answer (keeping its text), stops an
 /// animation still running, or, when nothing is going on, leaves; Ctrl-D on an empty line leaves;
@@ -37,8 +39,10 @@ public final class TerminalChatApp {
     var layout: TranscriptLayout
     let screen: Screen
     var size = TerminalSize(rows: 24, columns: 80)
-    /// What the last layout was made from, to skip it when nothing changed.
-    var laidOut: (transcript: TranscriptSnapshot, width: Int, spinner: Int)?
+    /// The conversation as last read from the view models.
+    var transcript = TranscriptSnapshot(exchanges: [])
+    /// What the last layout was made from (the exchanges' versions), to skip it when nothing changed.
+    var laidOut: (versions: [Int?], width: Int, spinner: Int)?
     var lines: [String] = []
     var previousFrame: ScreenFrame?
     var lastInput: Duration = .zero
@@ -47,8 +51,14 @@ public final class TerminalChatApp {
     var exit: TerminalExit?
 
     /// - Parameters:
+    ///   - chat: the conversation to show and feed.
+    ///   - terminal: the terminal to take over (``RawTerminal`` for the real one).
+    ///   - initialQuestion: a question to send as soon as the app starts.
     ///   - history: earlier questions, oldest first, for ↑ in the input line.
     ///   - colors: `false` with `NO_COLOR`.
+    ///   - exit: when the app leaves by itself (``ExitPolicy/interactive`` never does).
+    ///   - escapeTimeout: how long a lone `ESC` waits for the rest of a sequence before it counts as
+    ///     the Escape key.
     public init(
         chat: ChatViewModel, terminal: any TerminalDevice, initialQuestion: String? = nil, history: [String] = [],
         colors: Bool = true, exit: ExitPolicy = .interactive, escapeTimeout: Duration = .milliseconds(50)
@@ -159,10 +169,11 @@ public final class TerminalChatApp {
 
     /// Lays out (when something changed), composes and writes the changed rows.
     func draw() {
-        let transcript = TranscriptSnapshot(chat)
+        let versions = chat.answers.reversed().map { Optional($0.version) }
+        if versions != transcript.versions { transcript = TranscriptSnapshot(chat, reusing: transcript) }
         let spinner = transcript.isRunning ? TranscriptLayout.spinnerFrame(at: now) : 0
         let height = Screen.viewportHeight(for: size)
-        if let laidOut, laidOut.transcript == transcript, laidOut.width == size.columns, laidOut.spinner == spinner {
+        if let laidOut, laidOut.versions == versions, laidOut.width == size.columns, laidOut.spinner == spinner {
             if height != view.viewportHeight {
                 view.contentChanged(lineCount: lines.count, viewportHeight: height, now: now)
             }
@@ -174,7 +185,7 @@ public final class TerminalChatApp {
             } else {
                 view.contentChanged(lineCount: lines.count, viewportHeight: height, now: now)
             }
-            laidOut = (transcript, size.columns, spinner)
+            laidOut = (versions, size.columns, spinner)
         }
         let banner = chat.answers.lazy.compactMap(\.banner).first
         let frame = screen.compose(lines: lines, size: size, view: view, input: editor, banner: banner)

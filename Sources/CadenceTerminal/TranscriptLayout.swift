@@ -8,7 +8,9 @@ import CadenceMarkdown
 ///
 /// The lines are a pure function of the snapshot, the width and the spinner frame. The layout
 /// keeps, per answer, the rendered lines of its committed blocks (which never change), so a frame
-/// renders only the open tail of a growing answer; a new width drops them all and re-wraps.
+/// renders only the open tail of a growing answer, and the lines of the whole exchange for its
+/// ``ExchangeSnapshot/version``, so an exchange that did not change is not laid out again; a new
+/// width drops them all and re-wraps.
 ///
 /// ```swift
 /// var layout = TranscriptLayout(colors: true)
@@ -37,6 +39,8 @@ public struct TranscriptLayout: Sendable {
         var citations: CitationDisplay
         /// The ordinal of the first citation number after the cached blocks.
         var nextOrdinal = 1
+        /// The exchange's lines, for the version (and the spinner frame, while it runs) they show.
+        var laidOut: (version: Int, spinner: Int?, lines: [String])?
 
         init(citations: CitationDisplay) { self.citations = citations }
     }
@@ -63,9 +67,27 @@ public struct TranscriptLayout: Sendable {
         return out
     }
 
-    /// The lines of one exchange.
+    /// The lines of one exchange: laid out again only when its version, the width or (while it runs)
+    /// the spinner frame changed.
     public mutating func lines(for exchange: ExchangeSnapshot, width: Int, spinnerFrame: Int = 0) -> [String] {
         let width = max(width, 1)
+        if width != cacheWidth {
+            caches.removeAll()
+            cacheWidth = width
+        }
+        let frames = Self.spinnerFrames.count
+        let spinner = exchange.isRunning ? ((spinnerFrame % frames) + frames) % frames : nil
+        if let version = exchange.version, let laidOut = caches[exchange.id]?.laidOut, laidOut.version == version,
+            laidOut.spinner == spinner
+        {
+            return laidOut.lines
+        }
+        let out = layOut(exchange, width: width, spinnerFrame: spinnerFrame)
+        if let version = exchange.version { caches[exchange.id]?.laidOut = (version, spinner, out) }
+        return out
+    }
+
+    private mutating func layOut(_ exchange: ExchangeSnapshot, width: Int, spinnerFrame: Int) -> [String] {
         let style = SGR(colors: colors)
         var out = DisplayWidth.wrap("› " + exchange.question, width: width, indent: "  ").map(style.bold)
         if let status = statusLine(exchange, spinnerFrame: spinnerFrame, style: style) {
@@ -103,10 +125,6 @@ public struct TranscriptLayout: Sendable {
 
     /// The answer's markdown: committed blocks from the cache, the tail rendered now.
     private mutating func bodyLines(_ exchange: ExchangeSnapshot, width: Int) -> [String] {
-        if width != cacheWidth {
-            caches.removeAll()
-            cacheWidth = width
-        }
         let blocks = exchange.document.blocks
         let committed = min(exchange.committedBlockCount, blocks.count)
         var cache = caches[exchange.id] ?? Cache(citations: exchange.citations)

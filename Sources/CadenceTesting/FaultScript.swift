@@ -8,7 +8,7 @@ public import CadenceCore
 /// print(script.bytes(after: 0).count)
 /// ```
 public struct FaultScript: Sendable {
-    /// The events, sequenced from 1; a ``ResearchEvent/Kind/flushTokens`` marker has no sequence.
+    /// The events, sequenced from 1; a `ResearchEvent/Kind/flushTokens` marker has no sequence.
     public let events: [ResearchEvent]
 
     /// Numbers `kinds` from 1 (a `flushTokens` marker takes no number).

@@ -47,8 +47,11 @@ public final class FaultServer: Sendable {
     /// Starts the server on 127.0.0.1 with a free port.
     ///
     /// - Parameters:
+    ///   - script: the answer's events, served to every request.
+    ///   - answerID: the id in the `Cadence-Answer-ID` header, to resume with.
     ///   - keepAliveInterval: how often a stall with keepalives sends `: keepalive`, on `clock`.
     ///   - pollBatch: the most events one poll returns (polling endpoints).
+    ///   - clock: what stalls and keepalives wait on.
     public static func start(
         script: FaultScript, answerID: String = "fault-answer", keepAliveInterval: Duration = .milliseconds(10),
         pollBatch: Int = 4,

@@ -1,14 +1,25 @@
 import NIOConcurrencyHelpers
 
-/// A clock that moves only when a test advances it, and tells the test when code sleeps on it, so a
-/// test can advance exactly after the code under test has suspended (never before), and tests of
-/// timed behaviour never sleep for real.
+/// The test clock: time moves only when a test says so, and nothing sleeps for real.
+///
+/// By default a sleep waits until the test advances the clock past its deadline, and the clock tells
+/// the test when code sleeps on it, so a test can advance exactly after the code under test has
+/// suspended (never before):
 ///
 /// ```swift
 /// let clock = ManualClock()
 /// let task = Task { try await clock.sleep(for: .seconds(15)); print("woke") }
 /// await clock.waitForSleepers(1)
 /// clock.advance(by: .seconds(15))   // prints "woke"
+/// ```
+///
+/// A stepping clock (``stepping(start:lateness:sleepLimit:)``) instead lets other tasks run once and
+/// then moves time to the deadline itself, for loops that sleep every frame (a frame ticker, a
+/// terminal app): each frame comes at once, at its own time.
+///
+/// ```swift
+/// let clock = ManualClock.stepping()
+/// try await FrameTicker(clock: clock, interval: .milliseconds(16)).run { now in now < .milliseconds(80) }
 /// ```
 public final class ManualClock: Clock, Sendable {
     public struct Instant: InstantProtocol {
@@ -29,17 +40,59 @@ public final class ManualClock: Clock, Sendable {
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
         var watchers: [(predicate: @Sendable ([Instant]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Sleeps so far, for a stepping clock.
+        var steps = 0
+    }
+
+    /// How a stepping clock's sleeps move time.
+    private struct Stepping {
+        let lateness: @Sendable (Int) -> Duration
+        let sleepLimit: Int
     }
 
     private let state = NIOLockedValueBox(State())
+    private let stepping: Stepping?
 
-    public init() {}
+    /// A clock whose sleeps wait for ``advance(by:)``, starting at zero.
+    public init() {
+        stepping = nil
+    }
+
+    private init(start: Duration, stepping: Stepping) {
+        self.stepping = stepping
+        state.withLockedValue { $0.now = Instant(offset: start) }
+    }
+
+    /// A clock whose every sleep lets other tasks run once, then moves time to its deadline and returns.
+    ///
+    /// - Parameters:
+    ///   - start: the time `now` starts at.
+    ///   - lateness: how far past its deadline the n-th sleep (from 1) wakes: zero, unless a test
+    ///     simulates slow frames.
+    ///   - sleepLimit: the sleeps after which a sleep throws `CancellationError`, to end a loop that
+    ///     would otherwise go on.
+    public static func stepping(
+        start: Duration = .zero, lateness: @escaping @Sendable (Int) -> Duration = { _ in .zero },
+        sleepLimit: Int = 10_000
+    ) -> ManualClock {
+        ManualClock(start: start, stepping: Stepping(lateness: lateness, sleepLimit: sleepLimit))
+    }
 
     public var now: Instant { state.withLockedValue { $0.now } }
     public var minimumResolution: Duration { .zero }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
+        if let stepping {
+            await Task.yield()
+            try state.withLockedValue { state in
+                state.steps += 1
+                if state.steps > stepping.sleepLimit { throw CancellationError() }
+                let woken = deadline.advanced(by: stepping.lateness(state.steps))
+                if state.now < woken { state.now = woken }
+            }
+            return
+        }
         let id = state.withLockedValue { state -> Int in
             state.nextID += 1
             return state.nextID

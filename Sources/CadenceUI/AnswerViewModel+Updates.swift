@@ -17,7 +17,11 @@ extension AnswerViewModel {
         case .textAppended(let chunk):
             text += chunk
             pacer.append(chunk, at: arrival)
+            let wasAnimating = isAnimating
             isAnimating = pacer.visibleScalarCount < pacer.receivedScalarCount
+            // Received text shows only once the pacer reveals it (a frame then says so).
+            if isAnimating != wasAnimating { changed() }
+            return
         case .sourcesMerged(let list):
             mergeSources(list)
         case .stageChanged(let kind):
@@ -39,6 +43,7 @@ extension AnswerViewModel {
             pacer.stop()
             end(.cancelled(partialText: partialText), update, at: arrival)
         }
+        changed()
     }
 
     private func applyStage(_ kind: ResearchEvent.Kind) {

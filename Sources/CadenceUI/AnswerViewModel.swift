@@ -7,12 +7,12 @@ public import Observation
 /// One answer on screen: what the backend has said, and what the display pacer has revealed,
 /// kept apart.
 ///
-/// Feed it every ``AnswerUpdate`` of the answer's stream with ``apply(_:at:)``, and call
+/// Feed it every `AnswerUpdate` of the answer's stream with ``apply(_:at:)``, and call
 /// ``frame(now:)`` once per display frame while ``needsFrames``. Backend state (``text``,
 /// ``sources``, ``stage``, ``followUps``, ``outcome``) changes as updates arrive; display state
 /// (``visibleText``, ``document``, ``isAnimating``) changes only on frames, at the pacer's rhythm.
 /// The markdown ``document`` of the visible text is built incrementally: each frame appends only
-/// the newly visible text to a ``MarkdownDocument``, never re-parsing what came before.
+/// the newly visible text to a `MarkdownDocument`, never re-parsing what came before.
 ///
 /// A finished answer opened again (``init(id:query:restoring:)``) shows fully at once, with no replay.
 ///
@@ -81,6 +81,32 @@ public final class AnswerViewModel: Identifiable {
     /// The connection banner to show over this answer, if any.
     public internal(set) var banner: ConnectionBannerState.Banner?
 
+    // MARK: Changes
+
+    /// Changes whenever what this answer shows changes (its revealed document, stage, sources,
+    /// follow-ups, metadata, outcome, animation or banner), so a view can redraw from what changed
+    /// instead of comparing whole answers: keep the last version drawn, and draw again when it
+    /// differs. Text that arrives does not change it until the pacer reveals it. Versions are unique
+    /// across answers, so an answer replaced by another (a retry) never shows an old version.
+    ///
+    /// ```swift
+    /// if answer.version != drawnVersion { redraw(answer); drawnVersion = answer.version }
+    /// ```
+    public private(set) var version = AnswerViewModel.newVersion()
+
+    /// The last version given to any answer.
+    private static var lastVersion = 0
+
+    private static func newVersion() -> Int {
+        lastVersion += 1
+        return lastVersion
+    }
+
+    /// Records that what this answer shows changed.
+    func changed() {
+        version = Self.newVersion()
+    }
+
     @ObservationIgnored var pacer: DisplayPacer
     @ObservationIgnored var markdown = MarkdownDocument()
     @ObservationIgnored var isDocumentFinished = false
@@ -110,7 +136,7 @@ public final class AnswerViewModel: Identifiable {
         showRevealedText()
     }
 
-    /// An answer read back from a ``ConversationStore``, shown fully at once. One the store still
+    /// An answer read back from a `ConversationStore`, shown fully at once. One the store still
     /// has as streaming (another process is writing it) shows as interrupted here.
     public convenience init(restoring stored: StoredAnswer) {
         self.init(id: stored.id, query: stored.query, restoring: Outcome(stored))
@@ -149,6 +175,7 @@ public final class AnswerViewModel: Identifiable {
         if bannerChanged { banner = bannerState.banner }
         let update = pacer.advance(to: now)
         let textChanged = update.changed ? showRevealedText() : finishDocumentIfDone()
+        if bannerChanged || textChanged { changed() }
         return bannerChanged || textChanged
     }
 
@@ -156,6 +183,7 @@ public final class AnswerViewModel: Identifiable {
     public func revealAll() {
         pacer.stop()
         showRevealedText()
+        changed()
     }
 
     /// Moves the newly revealed text into ``visibleText`` and the markdown document.

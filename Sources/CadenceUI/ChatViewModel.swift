@@ -12,9 +12,9 @@ public import Observation
 /// - ``cancel(_:)`` stops one answer and keeps its partial text;
 /// - ``retry(_:)`` asks an answer's question again in its place.
 ///
-/// With a ``ConversationStore`` every answer is recorded as it streams: the question when it is
+/// With a `ConversationStore` every answer is recorded as it streams: the question when it is
 /// sent, checkpoints of the partial text (at most one per `checkpointInterval`), and how it ended,
-/// so a crash loses at most one interval. ``init(clock:restoring:store:checkpointInterval:open:)``
+/// so a crash loses at most one interval. ``init(clock:restoring:store:scroll:checkpointInterval:pacing:open:)``
 /// opens a stored conversation again.
 ///
 /// An answer's stream is tagged when it starts; after a cancel or a retry the old stream's late

@@ -2,9 +2,9 @@ public import CadenceCore
 
 /// The connection banner over a streaming answer, as a pure state machine.
 ///
-/// - ``AnswerUpdate/reconnecting(attempt:after:)`` shows "Reconnecting (attempt n)…" with the time
+/// - `AnswerUpdate/reconnecting(attempt:after:)` shows "Reconnecting (attempt n)…" with the time
 ///   the attempt starts;
-/// - ``AnswerUpdate/reconnected`` shows "Reconnected", which dismisses itself
+/// - `AnswerUpdate/reconnected` shows "Reconnected", which dismisses itself
 ///   ``Configuration/reconnectedDuration`` (2 s) later;
 /// - a terminal update removes a "Reconnecting" banner at once (the answer's own end state says
 ///   the rest) and lets a "Reconnected" banner finish its time.

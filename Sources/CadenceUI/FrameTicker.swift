@@ -18,7 +18,9 @@ public struct FrameTicker<C: Clock>: Sendable where C.Duration == Duration {
     /// The time between two frames.
     public let interval: Duration
 
-    /// - Parameter interval: the time between frames; must be positive.
+    /// - Parameters:
+    ///   - clock: the clock the frames are timed on.
+    ///   - interval: the time between frames; must be positive.
     public init(clock: C, interval: Duration = .milliseconds(16)) {
         precondition(interval > .zero, "FrameTicker needs a positive interval")
         self.clock = clock

@@ -5,8 +5,8 @@ public import Observation
 /// The list of conversations (seed 004's session manager): create, switch, rename, delete, most
 /// recently used first.
 ///
-/// Changes show at once. With a ``ConversationStore`` they are also written through to it, in order
-/// (``pendingWrites`` waits for them); a write that fails sets ``storageError`` and leaves the
+/// Changes show at once. With a `ConversationStore` they are also written through to it, in order
+/// (``pendingWrites()`` waits for them); a write that fails sets ``storageError`` and leaves the
 /// in-memory list as the user sees it. ``reload()`` reads the list back from the store. Time and
 /// identifiers are injected, so tests and previews are deterministic.
 ///

@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceTesting
 import CadenceUI
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
         var now = 0
 
         init(question: String? = "What is SSE?", exit: ExitPolicy = .interactive) {
-            chat = ChatViewModel(clock: StepClock(), open: answers.source)
+            chat = ChatViewModel(clock: ManualClock.stepping(), open: answers.source)
             app = TerminalChatApp(chat: chat, terminal: terminal, initialQuestion: question, colors: false, exit: exit)
             app.start()
         }
@@ -168,21 +169,21 @@ import Testing
 
     @Test func runRestoresTheTerminalOnEveryWayOut() async throws {
         let terminal = FakeTerminal()
-        let chat = ChatViewModel(clock: StepClock(), open: ScriptedAnswers().source)
+        let chat = ChatViewModel(clock: ManualClock.stepping(), open: ScriptedAnswers().source)
         let app = TerminalChatApp(chat: chat, terminal: terminal, colors: false)
         terminal.feed.yield(.bytes([0x04]))
-        #expect(try await app.run(clock: StepClock()) == .endOfInput)
+        #expect(try await app.run(clock: ManualClock.stepping()) == .endOfInput)
         #expect(terminal.enterCount == 1 && terminal.restoreCount == 1)
 
         let closing = FakeTerminal()
         closing.feed.finish()
         let second = TerminalChatApp(chat: chat, terminal: closing, colors: false)
-        #expect(try await second.run(clock: StepClock()) == .inputClosed)
+        #expect(try await second.run(clock: ManualClock.stepping()) == .inputClosed)
         #expect(closing.restoreCount == 1)
 
         let failing = FakeTerminal()
         let third = TerminalChatApp(chat: chat, terminal: failing, colors: false)
-        await #expect(throws: CancellationError.self) { try await third.run(clock: StepClock(sleepLimit: 5)) }
+        await #expect(throws: CancellationError.self) { try await third.run(clock: ManualClock.stepping(sleepLimit: 5)) }
         #expect(failing.restoreCount == 1)
     }
 }

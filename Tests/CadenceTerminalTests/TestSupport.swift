@@ -4,68 +4,6 @@ import Foundation
 
 @testable import CadenceTerminal
 
-/// A clock that moves only when told to; `sleep` yields once (so other main-actor tasks run) and
-/// then moves time to the deadline. Nothing really sleeps.
-final class StepClock: Clock, @unchecked Sendable {
-    struct Instant: InstantProtocol, Hashable {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let lock = NSLock()
-    private var current = Instant(offset: .seconds(100))
-    private var sleeps = 0
-    /// Sleeps after which `sleep` throws, to end a run that would otherwise go on.
-    let sleepLimit: Int
-
-    init(sleepLimit: Int = 10_000) { self.sleepLimit = sleepLimit }
-
-    var now: Instant { lock.withLock { current } }
-    var minimumResolution: Duration { .zero }
-
-    func advance(by duration: Duration) {
-        lock.withLock { current = current.advanced(by: duration) }
-    }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        await Task.yield()
-        try lock.withLock {
-            sleeps += 1
-            if sleeps > sleepLimit { throw CancellationError() }
-            if current < deadline { current = deadline }
-        }
-    }
-}
-
-/// An answer source whose streams the test feeds.
-final class ScriptedAnswers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuations: [AsyncStream<AnswerUpdate>.Continuation] = []
-
-    var source: ChatViewModel.AnswerSource {
-        { [self] _ in
-            let (stream, continuation) = AsyncStream.makeStream(of: AnswerUpdate.self)
-            lock.withLock { continuations.append(continuation) }
-            return stream
-        }
-    }
-
-    var count: Int { lock.withLock { continuations.count } }
-
-    func push(_ updates: AnswerUpdate..., into index: Int = 0) {
-        let continuation = lock.withLock { continuations[index] }
-        for update in updates { continuation.yield(update) }
-    }
-}
-
-/// Lets main-actor tasks run until `condition` holds; never sleeps.
-@MainActor
-func settle(maxTurns: Int = 10_000, until condition: () -> Bool) async {
-    for _ in 0..<maxTurns where !condition() { await Task.yield() }
-}
-
 /// A terminal that records what is written and replays what the test queues as input.
 @MainActor
 final class FakeTerminal: TerminalDevice {

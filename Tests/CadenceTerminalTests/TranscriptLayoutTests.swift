@@ -164,6 +164,33 @@ import Testing
         #expect(layout.renderedBlockCount == 7)
     }
 
+    @Test func anExchangeIsLaidOutOncePerVersion() {
+        var layout = TranscriptLayout(colors: false)
+        var exchange = Self.exchange("# Title\n\nThe open tail", phase: .completed, committed: 1)
+        exchange.version = 7
+        let first = layout.lines(for: exchange, width: 40)
+        let renders = layout.renderedBlockCount
+        #expect(layout.lines(for: exchange, width: 40, spinnerFrame: 3) == first)
+        #expect(layout.renderedBlockCount == renders, "same version: the lines are reused, even the tail's")
+        exchange.document = MarkdownParser().parse("# Title\n\nThe open tail grew")
+        exchange.version = 8
+        #expect(layout.lines(for: exchange, width: 40).last == "The open tail grew")
+        #expect(layout.renderedBlockCount == renders + 1, "a new version: only the tail again")
+        exchange.version = nil
+        _ = layout.lines(for: exchange, width: 40)
+        #expect(layout.renderedBlockCount == renders + 2, "no version (built by hand): laid out every time")
+    }
+
+    @Test func aRunningExchangeIsLaidOutAgainForEachSpinnerFrame() {
+        var layout = TranscriptLayout(colors: false)
+        var exchange = Self.exchange("Streaming", phase: .researching(stage: "Searching corpus…"), committed: 0)
+        exchange.version = 1
+        let first = layout.lines(for: exchange, width: 40, spinnerFrame: 0)
+        #expect(layout.lines(for: exchange, width: 40, spinnerFrame: 10) == first, "frame 10 draws as frame 0")
+        let next = layout.lines(for: exchange, width: 40, spinnerFrame: 1)
+        #expect(next[1] == "⠙ Searching corpus…" && first[1] == "⠋ Searching corpus…")
+    }
+
     @Test func anAnswerReplacedUnderTheSameIDIsRenderedAfresh() {
         var layout = TranscriptLayout(colors: false)
         _ = layout.lines(for: Self.exchange("Old one.\n\nOld two."), width: 40)

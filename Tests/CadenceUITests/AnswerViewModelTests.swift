@@ -316,6 +316,47 @@ import Testing
         model.apply(.stageChanged(.synthesisStarted(message: nil)))
         #expect(!flag.raised)
     }
+
+    /// The version changes exactly when what the answer shows changes, so a view that keeps the last
+    /// version it drew redraws on every visible change and on nothing else.
+    @Test func theVersionChangesWhenWhatShowsChanges() {
+        let model = AnswerViewModel(id: "a", query: "q")
+        var drawn = model.version
+        func changed() -> Bool {
+            defer { drawn = model.version }
+            return model.version != drawn
+        }
+        model.apply(.stageChanged(.searching(source: "corpus")), at: .zero)
+        #expect(changed(), "a stage shows")
+        model.apply(.sourcesMerged(Self.sources), at: .zero)
+        #expect(changed(), "sources show")
+        model.apply(.textAppended("Words arrive "), at: .zero)
+        #expect(changed(), "the answer starts animating")
+        model.apply(.textAppended("in a burst "), at: .zero)
+        #expect(!changed(), "received text shows only when the pacer reveals it")
+        var revealed = false
+        for frame in 1...60 where model.frame(now: .milliseconds(frame * 16)) {
+            revealed = true
+            #expect(changed(), "a frame that reveals text")
+        }
+        #expect(revealed)
+        #expect(!model.frame(now: .seconds(2)) && !changed(), "a frame that reveals nothing")
+        model.apply(.completed(AnswerCompletion(reason: .completed, text: "Words arrive in a burst ")), at: .seconds(2))
+        #expect(changed(), "the outcome shows")
+        _ = model.frame(now: .seconds(3))
+        _ = changed()
+        #expect(!model.frame(now: .seconds(4)) && !changed())
+    }
+
+    @Test func versionsAreUniqueAcrossAnswers() {
+        let first = AnswerViewModel(id: "a", query: "q")
+        first.apply(.stageChanged(.searching(source: "corpus")), at: .zero)
+        let retried = AnswerViewModel(id: "a", query: "q")
+        retried.apply(.stageChanged(.searching(source: "corpus")), at: .zero)
+        #expect(first.version != retried.version, "a retry under the same id never repeats a version")
+        let restored = AnswerViewModel(id: "b", query: "q", restoring: .cancelled(partialText: "Half"))
+        #expect(Set([first.version, retried.version, restored.version]).count == 3)
+    }
 }
 
 /// What the view model says about its citations: which numbers are sources, which checks failed.

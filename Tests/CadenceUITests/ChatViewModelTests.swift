@@ -1,10 +1,11 @@
 import CadenceCore
+import CadenceTesting
 import CadenceUI
 import Testing
 
 @MainActor
 @Suite struct ChatViewModelTests {
-    let clock = StepClock(start: .zero)
+    let clock = ManualClock.stepping()
     let script = ScriptedAnswers()
 
     func makeChat() -> ChatViewModel {
@@ -13,6 +14,17 @@ import Testing
 
     func completion(_ text: String) -> AnswerUpdate {
         .completed(AnswerCompletion(reason: .completed, text: text))
+    }
+
+    /// Sends `question` and ends its answer (stream `index`) with `ending`, once the chat has it.
+    @discardableResult
+    func ask(_ chat: ChatViewModel, _ question: String, endingWith ending: AnswerUpdate, stream index: Int) async
+        -> AnswerViewModel
+    {
+        let answer = chat.send(question)
+        script.push(ending, into: index)
+        await settle { answer.outcome != nil }
+        return answer
     }
 
     @Test func sendInsertsAPlaceholderFirstAndFollowsIt() {
@@ -43,12 +55,8 @@ import Testing
 
     @Test func followUpsSendCompletedExchangesAsHistory() async {
         let chat = makeChat()
-        let first = chat.send("What is SSE?")
-        script.push(completion("A stream of events."), into: 0)
-        await settle { first.outcome != nil }
-        let failed = chat.send("And polling?")
-        script.push(.failed(AnswerFailure(.connection, message: "down")), into: 1)
-        await settle { failed.outcome != nil }
+        await ask(chat, "What is SSE?", endingWith: completion("A stream of events."), stream: 0)
+        await ask(chat, "And polling?", endingWith: .failed(AnswerFailure(.connection, message: "down")), stream: 1)
         chat.send("And WebSockets?")
         #expect(script.requests[0].history.isEmpty)
         #expect(
@@ -92,9 +100,7 @@ import Testing
 
     @Test func retryReplacesTheAnswerInPlaceAndIgnoresTheOldStream() async {
         let chat = makeChat()
-        let older = chat.send("Older")
-        script.push(completion("Old answer."), into: 0)
-        await settle { older.outcome != nil }
+        await ask(chat, "Older", endingWith: completion("Old answer."), stream: 0)
         let answer = chat.send("Flaky")
         chat.send("Newest")
         script.push(.textAppended("Wrong "), into: 1)

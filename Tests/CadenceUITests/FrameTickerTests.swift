@@ -1,11 +1,12 @@
 import CadenceCore
+import CadenceTesting
 import CadenceUI
 import Testing
 
 @MainActor
 @Suite struct FrameTickerTests {
     @Test func framesComeEveryIntervalUntilTheFrameSaysStop() async throws {
-        let clock = StepClock()
+        let clock = ManualClock.stepping()
         var times: [Duration] = []
         try await FrameTicker(clock: clock, interval: .milliseconds(16)).run { now in
             times.append(now)
@@ -16,7 +17,7 @@ import Testing
 
     @Test func aLateFrameRestartsTheScheduleInsteadOfBursting() async throws {
         // The third sleep wakes 50 ms late.
-        let clock = StepClock(start: .zero, lateness: { $0 == 3 ? .milliseconds(50) : .zero })
+        let clock = ManualClock.stepping(lateness: { $0 == 3 ? .milliseconds(50) : .zero })
         var times: [Duration] = []
         try await FrameTicker(clock: clock, interval: .milliseconds(10)).run { now in
             times.append(now)
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func cancellationEndsTheLoop() async {
-        let clock = StepClock()
+        let clock = ManualClock.stepping()
         var frames = 0
         await #expect(throws: CancellationError.self) {
             try await FrameTicker(clock: clock).run { _ in
@@ -43,7 +44,7 @@ import Testing
         let words = "A paced answer with **bold** words and a citation [1].\n\nSecond paragraph, slowly.".split(
             separator: " ", omittingEmptySubsequences: false)
         var frames = 0
-        try await FrameTicker(clock: StepClock()).run { now in
+        try await FrameTicker(clock: ManualClock.stepping()).run { now in
             frames += 1
             if frames <= words.count {
                 model.apply(.textAppended((frames == 1 ? "" : " ") + words[frames - 1]), at: now)

@@ -17,16 +17,6 @@ struct AnswerStreamTests {
         return configuration
     }()
 
-    static func collect(_ stream: AnswerStream) async -> [AnswerUpdate] {
-        var updates: [AnswerUpdate] = []
-        for await update in stream { updates.append(update) }
-        return updates
-    }
-
-    static func text(of updates: [AnswerUpdate]) -> String {
-        updates.reduce(into: "") { if case .textAppended(let t) = $1 { $0 += t } }
-    }
-
     @Test("a drop at any byte, even inside a UTF-8 character, is resumed with nothing lost or doubled",
           arguments: [1, 97, 260, 411, 523, 700])
     func dropAndResume(atByte: Int) async throws {
@@ -34,11 +24,11 @@ struct AnswerStreamTests {
         let server = try await FaultServer.start(script: script)
         defer { Task { await server.shutdown() } }
         server.enqueue(.closeAfter(bytes: atByte))
-        let updates = await Self.collect(
+        let updates = await collectUpdates(
             AnswerStream(
                 request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
                 configuration: Self.quickRetries))
-        #expect(Self.text(of: updates) == script.text)
+        #expect(updates.text == script.text)
         guard case .completed(let completion) = updates.last else {
             Issue.record("not completed: \(String(describing: updates.last))")
             return
@@ -57,13 +47,13 @@ struct AnswerStreamTests {
         let server = try await FaultServer.start(script: script)
         defer { Task { await server.shutdown() } }
         server.enqueue(.status(503), .status(429, headers: ["retry-after-ms": "1"]))
-        let updates = await Self.collect(
+        let updates = await collectUpdates(
             AnswerStream(
                 request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
                 configuration: Self.quickRetries))
         let attempts = updates.compactMap { if case .reconnecting(let attempt, _) = $0 { attempt } else { nil } }
         #expect(attempts == [2, 3])
-        #expect(Self.text(of: updates) == script.text)
+        #expect(updates.text == script.text)
         #expect(updates.last.map { if case .completed = $0 { true } else { false } } == true)
     }
 
@@ -72,7 +62,7 @@ struct AnswerStreamTests {
         let server = try await FaultServer.start(script: FaultScript.answer(text: Self.text))
         defer { Task { await server.shutdown() } }
         server.enqueue(.status(400))
-        let updates = await Self.collect(
+        let updates = await collectUpdates(
             AnswerStream(
                 request: AnswerRequest(query: "q"), transport: SSETransport(baseURL: server.baseURL),
                 configuration: Self.quickRetries))
@@ -110,8 +100,8 @@ struct AnswerStreamTests {
         let beforeStall = String(script.text.unicodeScalars.dropLast(script.text(after: 9).unicodeScalars.count))
         var iterator = stream.makeAsyncIterator()
         var updates: [AnswerUpdate] = []
-        while Self.text(of: updates) != beforeStall, let update = await iterator.next() { updates.append(update) }
-        #expect(Self.text(of: updates) == beforeStall)
+        while updates.text != beforeStall, let update = await iterator.next() { updates.append(update) }
+        #expect(updates.text == beforeStall)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(121))
         // The idle timeout resumes once: past the retry wait, a new connection asks for what follows.
@@ -141,13 +131,13 @@ struct AnswerStreamTests {
         try await withServer { server in
             let transport = SSETransport(baseURL: server.baseURL)
             let cancelled = Task {
-                await Self.collect(AnswerStream(request: AnswerRequest(query: "What is BM25?"), transport: transport))
+                await collectUpdates(AnswerStream(request: AnswerRequest(query: "What is BM25?"), transport: transport))
             }
             cancelled.cancel()
-            let kept = await Self.collect(
+            let kept = await collectUpdates(
                 AnswerStream(request: AnswerRequest(query: "How does resume work?"), transport: transport))
             #expect(kept.last.map { if case .completed = $0 { true } else { false } } == true)
-            #expect(!Self.text(of: kept).isEmpty)
+            #expect(!kept.text.isEmpty)
             let cancelledUpdates = await cancelled.value
             #expect(!cancelledUpdates.contains { if case .completed = $0 { true } else { false } })
         }
@@ -160,7 +150,7 @@ struct AnswerStreamTests {
             let results = await withTaskGroup(of: [AnswerUpdate].self) { group in
                 for index in 0..<12 {
                     group.addTask {
-                        await Self.collect(
+                        await collectUpdates(
                             AnswerStream(request: AnswerRequest(query: index.isMultiple(of: 2) ? "What is SSE?" : "What is BM25?"),
                                          transport: transport))
                     }

@@ -223,9 +223,7 @@ struct ProviderCommandTests {
         "ask --provider streams a loopback replay of each provider, without printing the key",
         arguments: ModelClientTests.cases)
     func askProvider(testCase: ModelClientTests.Case) async throws {
-        let server = try await ReplayServer.start(routes: [
-            testCase.route: [.stream(try SharedFixtures.streamBytes(testCase.fixture), contentType: testCase.contentType)]
-        ])
+        let server = try await testCase.replayServer()
         defer { Task { await server.shutdown() } }
         let result = try await CadenceBinary.run(
             [
@@ -255,6 +253,32 @@ struct ProviderCommandTests {
         #expect(result.stderr.contains("401"))
         #expect(result.stderr.contains("Incorrect API key provided"))
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    @Test(
+        "ask --provider says how a model's answer ended: a note for the token limit (exit 0), a cut stream fails (exit 1)",
+        arguments: [
+            (ScriptedModelServer.Reply.text(["Half a sen", "tence"], finishReason: "length"), Int32(0),
+             "note: the answer was cut at the token limit"),
+            (.text(["Calling"], finishReason: "tool_calls"), 0, "note: the model asked to call a tool"),
+            (.truncated(["Half a sen", "tence"]), 1, "the stream ended before the provider finished (15 characters received)"),
+            (.text(["Half a sen", "tence"]), 0, ""),
+        ] as [(ScriptedModelServer.Reply, Int32, String)])
+    func askProviderEnding(reply: ScriptedModelServer.Reply, status: Int32, stderr: String) async throws {
+        let model = try await ScriptedModelServer.start { _, _ in reply }
+        defer { Task { await model.shutdown() } }
+        let result = try await CadenceBinary.run([
+            "ask", "--provider", "openai", "--base-url", model.baseURL, "--model", "m", "--no-history", "Hi",
+        ])
+        #expect(result.status == status, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix(status == 0 && stderr.contains("tool") ? "Calling" : "Half a sentence"))
+        #expect(result.stdout.hasSuffix("\n"))
+        if stderr.isEmpty {
+            #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
+        } else {
+            #expect(result.stderr.contains(stderr), "stderr: \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
     }
 
     @Test("chat keeps the conversation history across questions")

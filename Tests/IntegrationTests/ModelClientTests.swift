@@ -12,6 +12,25 @@ struct ModelClientTests {
         var basePath: String
         var contentType = "text/event-stream"
         var testDescription: String { "\(kind.rawValue): \(fixture)" }
+
+        /// A loopback server that replays the fixture at the provider's route.
+        func replayServer() async throws -> ReplayServer {
+            try await ReplayServer.start(routes: [
+                route: [.stream(try SharedFixtures.streamBytes(fixture), contentType: contentType)]
+            ])
+        }
+
+        /// The provider, at `server`.
+        func provider(at server: ReplayServer, apiKey: String? = nil) -> ModelProvider {
+            ModelProvider(kind: kind, baseURL: server.baseURL + basePath, model: "test-model", apiKey: apiKey)
+        }
+    }
+
+    /// The first case of each provider.
+    static var onePerProvider: [Case] {
+        cases.reduce(into: [Case]()) { first, next in
+            if !first.contains(where: { $0.kind == next.kind }) { first.append(next) }
+        }
     }
 
     static let cases: [Case] = [
@@ -27,13 +46,9 @@ struct ModelClientTests {
 
     @Test("a real ModelClient streams a replayed capture to its expected text", arguments: cases)
     func replay(testCase: Case) async throws {
-        let bytes = try SharedFixtures.streamBytes(testCase.fixture)
-        let server = try await ReplayServer.start(routes: [
-            testCase.route: [.stream(bytes, contentType: testCase.contentType)]
-        ])
+        let server = try await testCase.replayServer()
         defer { Task { await server.shutdown() } }
-        let provider = ModelProvider(
-            kind: testCase.kind, baseURL: server.baseURL + testCase.basePath, model: "test-model", apiKey: "sk-secret")
+        let provider = testCase.provider(at: server, apiKey: "sk-secret")
         var text = ""
         var finished = false
         for try await event in ModelClient(provider: provider).stream([ChatTurn(role: "user", content: "Hi")]) {

@@ -121,24 +121,10 @@ struct MultiNodeFailureTests {
 
     @Test("PostgreSQL drops every node's connections mid-answer: readers on another node still finish exactly")
     func databaseConnectionsTerminated() async throws {
-        let cluster = try await NodeCluster.start(nodes: 2)
-        defer { cluster.stop() }
-        let (owner, reader) = (cluster.nodes[0], cluster.nodes[1])
-        let (id, asker, producing) = try await Self.startAnswer(on: owner.baseURL)
-        let following = Self.readers(2, on: reader.baseURL, answerID: id, openingAfter: 3)
-        try await Self.midStream([producing] + following.midStream)
-        let terminated = try await cluster.postgres.terminateAllClientConnections()
+        let answer = try await FollowedAnswer.start(readers: 2)
+        defer { answer.cluster.stop() }
+        let terminated = try await answer.cluster.postgres.terminateAllClientConnections()
         #expect(terminated >= 2, "each node had at least one connection (the reader's listener included)")
-
-        let reference = try await asker.value
-        #expect(
-            reference.endsWithComplete,
-            "the owner finished its answer: \(reference.events.last as Any)\n\(cluster.logs)")
-        for reader in following.readers {
-            let connection = try await reader.value
-            #expect(connection.endsWithComplete, "\(connection.events.last as Any)\n\(cluster.logs)")
-            #expect(connection.sequences == reference.sequences)
-            #expect(connection.text == reference.text)
-        }
+        try await answer.expectEveryReaderFinishesExactly()
     }
 }

@@ -12,23 +12,12 @@ import Testing
 struct MultiNodeOutageTests {
     @Test("the listeners lose their connections mid-answer: readers on another node still finish exactly")
     func listenersTerminated() async throws {
-        let cluster = try await NodeCluster.start(nodes: 2)
-        defer { cluster.stop() }
-        let (owner, reader) = (cluster.nodes[0], cluster.nodes[1])
-        let (id, asker, producing) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
-        let following = MultiNodeFailureTests.readers(2, on: reader.baseURL, answerID: id, openingAfter: 3)
-        try await MultiNodeFailureTests.midStream([producing] + following.midStream)
-        let listeners = try await cluster.postgres.terminateConnections(whereSQL: "application_name LIKE '% listener'")
+        let answer = try await FollowedAnswer.start(readers: 2)
+        defer { answer.cluster.stop() }
+        let listeners = try await answer.cluster.postgres.terminateConnections(
+            whereSQL: "application_name LIKE '% listener'")
         #expect(listeners == 2, "one listener per node")
-
-        let reference = try await asker.value
-        #expect(reference.endsWithComplete, "\(reference.events.last as Any)\n\(cluster.logs)")
-        for reader in following.readers {
-            let connection = try await reader.value
-            #expect(connection.endsWithComplete, "\(connection.events.last as Any)\n\(cluster.logs)")
-            #expect(connection.sequences == reference.sequences)
-            #expect(connection.text == reference.text)
-        }
+        try await answer.expectEveryReaderFinishesExactly()
     }
 
     @Test("the owner stopped with SIGTERM finishes its answer first: readers elsewhere get all of it")
@@ -82,17 +71,14 @@ struct MultiNodeOutageTests {
 
     @Test("PostgreSQL restarts mid-answer: the owner's events are neither lost nor doubled")
     func databaseRestart() async throws {
-        let cluster = try await NodeCluster.start(nodes: 2)
+        let answer = try await FollowedAnswer.start(readers: 1)
+        let (cluster, id, reader) = (answer.cluster, answer.id, answer.readerNode)
         defer { cluster.stop() }
-        let (owner, reader) = (cluster.nodes[0], cluster.nodes[1])
-        let (id, asker, producing) = try await MultiNodeFailureTests.startAnswer(on: owner.baseURL)
-        let following = MultiNodeFailureTests.readers(1, on: reader.baseURL, answerID: id, openingAfter: 3)
-        try await MultiNodeFailureTests.midStream([producing] + following.midStream)
         try await cluster.postgres.restart()
 
-        let reference = try await asker.value
+        let reference = try await answer.asker.value
         #expect(reference.endsWithComplete, "the owner's client: \(reference.events.last as Any)\n\(cluster.logs)")
-        let connection = try await following.readers[0].value
+        let connection = try await answer.readers[0].value
         // The reader's node may have dropped its stream while the database was away; then it resumes.
         let rest =
             connection.ending == .serverClosed && (connection.endsWithComplete || connection.errorCode != nil)

@@ -1,5 +1,6 @@
 import CadenceTesting
 import Foundation
+import Testing
 
 /// Several nodes of the built `cadence serve` sharing answers through one real PostgreSQL
 /// (`--postgres URL`), for multi-node tests.
@@ -54,3 +55,45 @@ final class NodeCluster: Sendable {
 let multiNodeQuestion =
     "Compare SSE, WebSocket and polling for streaming answers, and explain how resume, keepalives, idle timeouts "
     + "and backoff with jitter work together across proxies and load balancers"
+
+/// The scene of the outage tests: a two-node cluster, an answer asked of node 0, and readers
+/// following it on node 1, every one of them past its first tokens. Stop the cluster when done.
+struct FollowedAnswer {
+    let cluster: NodeCluster
+    let id: String
+    /// The client that asked, on the owner.
+    let asker: Task<AnswerConnection, any Error>
+    /// The readers on the other node.
+    let readers: [Task<AnswerConnection, any Error>]
+
+    var owner: ServeProcess { cluster.nodes[0] }
+    var readerNode: ServeProcess { cluster.nodes[1] }
+
+    static func start(readers count: Int) async throws -> FollowedAnswer {
+        let cluster = try await NodeCluster.start(nodes: 2)
+        do {
+            let (id, asker, producing) = try await MultiNodeFailureTests.startAnswer(on: cluster.nodes[0].baseURL)
+            let following = MultiNodeFailureTests.readers(
+                count, on: cluster.nodes[1].baseURL, answerID: id, openingAfter: 3)
+            try await MultiNodeFailureTests.midStream([producing] + following.midStream)
+            return FollowedAnswer(cluster: cluster, id: id, asker: asker, readers: following.readers)
+        } catch {
+            cluster.stop()
+            throw error
+        }
+    }
+
+    /// Checks that the owner's client got the whole answer and every reader exactly the same events.
+    func expectEveryReaderFinishesExactly() async throws {
+        let reference = try await asker.value
+        #expect(
+            reference.endsWithComplete,
+            "the owner finished its answer: \(reference.events.last as Any)\n\(cluster.logs)")
+        for reader in readers {
+            let connection = try await reader.value
+            #expect(connection.endsWithComplete, "\(connection.events.last as Any)\n\(cluster.logs)")
+            #expect(connection.sequences == reference.sequences)
+            #expect(connection.text == reference.text)
+        }
+    }
+}

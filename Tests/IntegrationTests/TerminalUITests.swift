@@ -322,6 +322,26 @@ struct TerminalUITests {
         #expect(await session.waitForOutput("CADENCE-EXIT=0"))
     }
 
+    @Test func askShowsAModelsReasoningDimmedBeforeItsAnswer() async throws {
+        let fixture = "deepseek-reasoning-content.txt"
+        let server = try await ReplayServer.start(routes: [
+            "/v1/chat/completions": [.stream(try SharedFixtures.streamBytes(fixture))]
+        ])
+        defer { Task { await server.shutdown() } }
+        let command =
+            "'\(CadenceBinary.url.path)' ask --provider openai --base-url \(server.baseURL)/v1 --model m --no-history Hi"
+        let session = try TmuxSession(command: command, columns: 100, rows: 40)
+        #expect(await session.waitForOutput("CADENCE-EXIT=0"), "output: \(session.output.suffix(500))")
+        // On a terminal the reasoning comes first, dimmed, then a blank line, then the answer as sent.
+        let output = session.output
+        let answerStart = String(try SharedFixtures.expectedText(fixture).prefix(24))
+        let reasoning = try #require(output.range(of: "\u{1B}[2mWe\u{1B}[0m"), "output: \(output.prefix(500))")
+        let answer = try #require(output.range(of: answerStart), "output: \(output.suffix(500))")
+        #expect(reasoning.upperBound <= answer.lowerBound)
+        #expect(output[reasoning.upperBound..<answer.lowerBound].hasSuffix("\r\n\r\n"))
+        #expect(!output[answer.lowerBound...].contains("\u{1B}[2m"), "no reasoning after the answer began")
+    }
+
     @Test func sigtermRestoresTheTerminal() async throws {
         let command = Self.demo(delayMs: 60)
         let session = try TmuxSession(command: command, columns: 90, rows: 30)

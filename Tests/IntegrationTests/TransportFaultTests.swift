@@ -110,13 +110,22 @@ struct TransportFaultTests {
         }
     }
 
+    /// Opens a connection that stalls after the sixth event (and `bytesIntoTheSeventh` bytes of the
+    /// next) until `gate` is released, sending keepalives meanwhile if asked.
+    static func openStalling(
+        _ server: FaultServer, _ transport: SSETransport, gate: FaultGate, bytesIntoTheSeventh: Int = 0,
+        keepalives: Bool = false
+    ) async throws -> TransportConnection {
+        let (_, ends) = script.frames(after: 0)
+        server.enqueue(.stall(afterBytes: ends[5] + bytesIntoTheSeventh, gate: gate, keepalives: keepalives))
+        return try await transport.open(question, resume: nil)
+    }
+
     @Test("while one connection stalls (with or without keepalives), a resume on another gets the rest", arguments: [false, true])
     func stall(keepalives: Bool) async throws {
         try await Self.withFaultServer { server, transport in
             let gate = FaultGate()
-            let (_, ends) = Self.script.frames(after: 0)
-            server.enqueue(.stall(afterBytes: ends[5], gate: gate, keepalives: keepalives))
-            let connection = try await transport.open(Self.question, resume: nil)
+            let connection = try await Self.openStalling(server, transport, gate: gate, keepalives: keepalives)
             let beforeStall = await receive(connection) { $0.events.count == 6 }
             #expect(beforeStall.events == Array(Self.script.events.prefix(6)))
             await gate.reached.wait()
@@ -133,9 +142,7 @@ struct TransportFaultTests {
     func stallWithKeepalives() async throws {
         try await Self.withFaultServer { server, transport in
             let gate = FaultGate()
-            let (_, ends) = Self.script.frames(after: 0)
-            server.enqueue(.stall(afterBytes: ends[5], gate: gate, keepalives: true))
-            let connection = try await transport.open(Self.question, resume: nil)
+            let connection = try await Self.openStalling(server, transport, gate: gate, keepalives: true)
             let stalled = await receive(connection) { $0.keepalives == 3 }
             #expect(stalled.events == Array(Self.script.events.prefix(6)), "no event arrives during the stall")
             gate.release()
@@ -146,9 +153,7 @@ struct TransportFaultTests {
     func stallReleased() async throws {
         try await Self.withFaultServer { server, transport in
             let gate = FaultGate()
-            let (_, ends) = Self.script.frames(after: 0)
-            server.enqueue(.stall(afterBytes: ends[5] + 3, gate: gate))
-            let connection = try await transport.open(Self.question, resume: nil)
+            let connection = try await Self.openStalling(server, transport, gate: gate, bytesIntoTheSeventh: 3)
             let reader = Task { await receive(connection) }
             await gate.reached.wait()
             gate.release()

@@ -2,7 +2,9 @@ public import AsyncHTTPClient
 public import CadenceCore
 import NIOCore
 
-/// Streams a chat answer from a model provider as normalized ``ModelEvent``s.
+/// Streams a chat answer from a model provider: as an answer's `AnswerUpdate`s
+/// (``answer(_:options:reasoning:)``, what the command and the view models read), or as the
+/// provider's normalized `ModelEvent`s (``stream(_:options:)``, every choice, tool calls and usage).
 ///
 /// ```swift
 /// let client = ModelClient(provider: ModelProvider(kind: .anthropic, model: "claude-sonnet-4-5",
@@ -14,7 +16,7 @@ import NIOCore
 ///
 /// An HTTP error status before the stream throws ``CadenceClientError`` with the provider's message,
 /// `retryable` from the status and any `retry-after`. Errors inside a 200 stream arrive as
-/// ``ModelEvent/error(_:)`` events; a stream cut before its terminator ends with `finish(.truncated)`.
+/// `ModelEvent/error(_:)` events; a stream cut before its terminator ends with `finish(.truncated)`.
 public struct ModelClient: Sendable {
     public var provider: ModelProvider
     public var httpClient: HTTPClient
@@ -31,7 +33,23 @@ public struct ModelClient: Sendable {
         self.limits = limits
     }
 
-    /// Sends the conversation (oldest turn first, the question last) and streams the answer.
+    /// Sends the conversation (oldest turn first, the question last) and streams the answer as
+    /// updates, ending with exactly one terminal update (see ``ModelAnswerStream``).
+    ///
+    /// - Parameters:
+    ///   - turns: the conversation, oldest turn first, the question last.
+    ///   - options: sampling and output options for the request.
+    ///   - reasoning: called with the model's reasoning text (choice 0) as it streams, in order with
+    ///     the text; reasoning is not part of the answer's text.
+    public func answer(
+        _ turns: [ChatTurn], options: ModelRequestOptions = ModelRequestOptions(),
+        reasoning: (@Sendable (String) -> Void)? = nil
+    ) -> ModelAnswerStream {
+        ModelAnswerStream(events: stream(turns, options: options), reasoning: reasoning)
+    }
+
+    /// Sends the conversation (oldest turn first, the question last) and streams the provider's
+    /// normalized events.
     public func stream(_ turns: [ChatTurn], options: ModelRequestOptions = ModelRequestOptions()) -> ModelEventStream {
         ModelEventStream(
             request: provider.streamingRequest(

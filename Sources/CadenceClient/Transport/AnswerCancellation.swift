@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CadenceCore
 import NIOCore
 import NIOHTTP1
 
@@ -15,7 +16,7 @@ enum AnswerCancellation {
     /// Sends the request. An answer that already ended (409) or is no longer kept (404, 410) is
     /// not an error: there is nothing left to stop. Anything else throws ``CadenceClientError``.
     static func send(baseURL: String, answerID: String, httpClient: HTTPClient, bearerToken: String?) async throws {
-        var request = HTTPClientRequest(url: baseURL + "/v1/answers/" + URLPath.escape(answerID))
+        var request = HTTPClientRequest(url: baseURL + "/v1/answers/" + PercentEncoding.encode(answerID))
         request.method = .DELETE
         ServerAuthorization.add(bearerToken, to: &request.headers)
         let response: HTTPClientResponse

@@ -49,7 +49,7 @@ public struct PollingTransport: ResearchTransport {
         self.bearerToken = bearerToken
     }
 
-    var messagesURL: String { baseURL + "/v1/conversations/\(URLPath.escape(conversationID))/messages" }
+    var messagesURL: String { baseURL + "/v1/conversations/\(PercentEncoding.encode(conversationID))/messages" }
 
     public func cancelAnswer(id: String) async throws {
         try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: httpClient, bearerToken: bearerToken)
@@ -64,7 +64,7 @@ public struct PollingTransport: ResearchTransport {
             var post = HTTPClientRequest(url: messagesURL)
             post.method = .POST
             post.headers.add(name: "Content-Type", value: "application/json")
-            post.body = .bytes(ByteBuffer(string: ResearchClient.body(for: request)))
+            post.body = .bytes(ByteBuffer(string: request.jsonBody))
             let json = try await send(post)
             guard let id = json["message_id"]?.stringValue else {
                 throw CadenceClientError(.malformedEvent, message: "the server's reply has no \"message_id\": \(json.jsonText.prefix(200))")
@@ -98,7 +98,7 @@ public struct PollingTransport: ResearchTransport {
             wait = interval
             let json: JSONValue
             do {
-                json = try await send(HTTPClientRequest(url: messagesURL + "?message_id=\(URLPath.escape(messageID))&since=\(cursor)"))
+                json = try await send(HTTPClientRequest(url: messagesURL + "?message_id=\(PercentEncoding.encode(messageID))&since=\(cursor)"))
             } catch let error as CadenceClientError where error.retryable {
                 logger.warning("poll \(polls) of \(messageID) failed, polling on: \(error.message)")
                 wait = max(interval, min(error.retryAfter ?? .zero, .seconds(60)))

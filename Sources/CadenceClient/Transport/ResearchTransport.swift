@@ -3,7 +3,7 @@ public import CadenceCore
 /// Something that carries one answer's research events: SSE, WebSocket or HTTP polling.
 ///
 /// A transport opens one connection per call; reconnecting and resuming are the caller's job
-/// (``ResumeCursor`` says where to resume). Every failure is thrown as ``CadenceClientError`` with
+/// (`ResumeCursor` says where to resume). Every failure is thrown as ``CadenceClientError`` with
 /// `retryable` and `retryAfter` set, so the reliability engine can decide what to do.
 public protocol ResearchTransport: Sendable {
     /// Opens a connection for a new answer, or resumes one after `resume.lastSequence`.

@@ -6,6 +6,9 @@ import NIOHTTP1
 /// The research protocol over Server-Sent Events: `POST /v1/answers` for a new answer, and
 /// `GET /v1/answers/{id}/events` with `Last-Event-ID` to resume one.
 ///
+/// This is the one SSE path of the client: ``AnswerStream`` drives it (resume, retry, timeouts), and
+/// ``answer(_:)`` (also known as ``ResearchClient``) reads one connection of it as raw events.
+///
 /// ```swift
 /// let transport = SSETransport(baseURL: "http://127.0.0.1:8080")   // bearerToken: "…" for a server with a token
 /// let connection = try await transport.open(AnswerRequest(query: "What is SSE?"), resume: nil)
@@ -14,29 +17,32 @@ import NIOHTTP1
 /// }
 /// ```
 public struct SSETransport: ResearchTransport {
-    /// The server, HTTP client and SSE limits to use. (Waiting for the response head is bounded by
-    /// its `connectTimeout`; the stream itself by the reliability engine's timeouts.)
-    public var client: ResearchClient
+    /// The server, without a trailing slash.
+    public var baseURL: String
+    public var httpClient: HTTPClient
+    /// How long to wait for the response head; the stream itself is bounded by the reliability
+    /// engine's timeouts.
+    public var connectTimeout: Duration
+    /// The SSE decoder's limits on one line and one event.
+    public var limits: SSELimits
+    /// The server's access token, sent as `Authorization: Bearer TOKEN` on every request (the
+    /// cancelling `DELETE` too); `nil` for a server that needs none. A 401 fails at once, without retrying.
+    public var bearerToken: String?
 
-    public init(client: ResearchClient) {
-        self.client = client
-    }
-
-    /// - Parameter bearerToken: the server's access token, sent as `Authorization: Bearer TOKEN` on
-    ///   every request (the cancelling `DELETE` too); a 401 fails at once, without retrying.
     public init(
         baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
         limits: SSELimits = .default, bearerToken: String? = nil
     ) {
-        self.init(
-            client: ResearchClient(
-                baseURL: baseURL, httpClient: httpClient, connectTimeout: connectTimeout, limits: limits,
-                bearerToken: bearerToken))
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.httpClient = httpClient
+        self.connectTimeout = connectTimeout
+        self.limits = limits
+        self.bearerToken = bearerToken
     }
 
     public func cancelAnswer(id: String) async throws {
         try await AnswerCancellation.send(
-            baseURL: client.baseURL, answerID: id, httpClient: client.httpClient, bearerToken: client.bearerToken)
+            baseURL: baseURL, answerID: id, httpClient: httpClient, bearerToken: bearerToken)
     }
 
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
@@ -45,11 +51,11 @@ public struct SSETransport: ResearchTransport {
         do {
             headers = try await reader.connect()
         } catch {
-            throw ServerAuthorization.explain(error, tokenSent: client.bearerToken != nil)
+            throw ServerAuthorization.explain(error, tokenSent: bearerToken != nil)
         }
         let answerID = headers.first(name: "cadence-answer-id") ?? resume?.answerID
         let transfer = ReaderTransfer(reader: reader)
-        let limits = client.limits
+        let limits = limits
         let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
         let pump = Task {
             var reader = transfer.reader
@@ -75,17 +81,17 @@ public struct SSETransport: ResearchTransport {
     func streamingRequest(_ request: AnswerRequest, resume: ResumeCursor?) -> StreamingRequest {
         var headers = HTTPHeaders()
         headers.add(name: "Accept", value: "text/event-stream")
-        ServerAuthorization.add(client.bearerToken, to: &headers)
-        let timeout = TimeAmount(client.connectTimeout)
+        ServerAuthorization.add(bearerToken, to: &headers)
+        let timeout = TimeAmount(connectTimeout)
         guard let resume else {
             headers.add(name: "Content-Type", value: "application/json")
             return StreamingRequest(
-                httpClient: client.httpClient, url: client.baseURL + "/v1/answers", method: .POST, headers: headers,
-                body: ResearchClient.body(for: request), connectTimeout: timeout)
+                httpClient: httpClient, url: baseURL + "/v1/answers", method: .POST, headers: headers,
+                body: request.jsonBody, connectTimeout: timeout)
         }
         headers.add(name: "Last-Event-ID", value: String(resume.lastSequence))
         return StreamingRequest(
-            httpClient: client.httpClient, url: client.baseURL + "/v1/answers/\(URLPath.escape(resume.answerID))/events",
+            httpClient: httpClient, url: baseURL + "/v1/answers/\(PercentEncoding.encode(resume.answerID))/events",
             method: .GET, headers: headers, body: nil, connectTimeout: timeout)
     }
 
@@ -116,22 +122,4 @@ public struct SSETransport: ResearchTransport {
 /// Hands the connected reader to the task that pumps it; only that task uses it afterwards.
 private struct ReaderTransfer: @unchecked Sendable {
     var reader: HTTPBodyReader
-}
-
-/// Percent-escapes a path segment (ids are URL-safe in practice; this keeps odd ones harmless).
-enum URLPath {
-    static func escape(_ segment: String) -> String {
-        var result = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return result
-    }
 }

@@ -55,7 +55,7 @@ public struct WebSocketTransport: ResearchTransport {
                     "resume": ["answer_id": .string(resume.answerID), "last_sequence": .number(Double(resume.lastSequence))]
                 ]).jsonText
             } else {
-                ResearchClient.body(for: request)
+                request.jsonBody
             }
         let (answerIDs, answered) = AsyncThrowingStream<String, any Error>.makeStream()
         let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()

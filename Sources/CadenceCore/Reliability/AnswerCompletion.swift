@@ -23,10 +23,13 @@ public struct AnswerCompletion: Sendable, Hashable {
     public var sources: [Source]
     public var followUps: [String]
     public var metadata: [String: JSONValue]
+    /// Why the model stopped, for an answer straight from a model provider (``FinishReason/length``
+    /// is an answer cut at the token limit); `nil` for a research server's answers.
+    public var finishReason: FinishReason?
 
     public init(
         reason: Reason, timeout: AnswerTimeout? = nil, text: String, sources: [Source] = [],
-        followUps: [String] = [], metadata: [String: JSONValue] = [:]
+        followUps: [String] = [], metadata: [String: JSONValue] = [:], finishReason: FinishReason? = nil
     ) {
         self.reason = reason
         self.timeout = timeout
@@ -34,5 +37,6 @@ public struct AnswerCompletion: Sendable, Hashable {
         self.sources = sources
         self.followUps = followUps
         self.metadata = metadata
+        self.finishReason = finishReason
     }
 }

@@ -80,7 +80,10 @@ public struct ReliabilityConfiguration: Sendable, Hashable {
     /// `ceiling / 2 + jitter × ceiling / 2`. Half the ceiling is always waited, so a reconnect never
     /// hammers a failing server, and the other half is spread so many clients do not retry together.
     ///
-    /// - Parameter jitter: a number in `0..<1`, from the machine's random-number generator.
+    /// - Parameters:
+    ///   - attempt: the connection attempt about to be made, from 2 (the first retry).
+    ///   - retryAfter: the wait the server asked for, if it asked.
+    ///   - jitter: a number in `0..<1`, from the machine's random-number generator.
     public func retryDelay(beforeAttempt attempt: Int, retryAfter: Duration?, jitter: Double) -> Duration {
         if let retryAfter { return max(.zero, min(retryAfter, retryAfterCap)) }
         let doublings = min(max(attempt - 2, 0), 30)

@@ -1,3 +1,5 @@
+import CadenceCore
+
 /// One document of a ``Corpus``: a markdown or plain-text file and where it came from.
 ///
 /// ```swift
@@ -25,7 +27,8 @@ public struct Document: Sendable, Hashable {
         self.path = path
         self.text = text
         self.title = title ?? MarkdownBlocks.firstHeading(in: text) ?? Self.title(fromPath: path)
-        self.url = url ?? "cadence://corpus/\(Self.percentEncoded(collection))/\(Self.percentEncoded(path))"
+        let (folder, file) = (PercentEncoding.encode(collection, keepingSlashes: true), PercentEncoding.encode(path, keepingSlashes: true))
+        self.url = url ?? "cadence://corpus/\(folder)/\(file)"
     }
 
     /// "retry-with_backoff.md" → "Retry with backoff".
@@ -35,22 +38,5 @@ public struct Document: Sendable, Hashable {
         let words = (stem.isEmpty ? file : stem).split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " })
         let title = words.joined(separator: " ")
         return title.prefix(1).uppercased() + title.dropFirst()
-    }
-
-    /// Percent-encodes everything but unreserved characters and `/`, so paths with spaces make valid URLs.
-    static func percentEncoded(_ path: String) -> String {
-        var encoded = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
     }
 }

@@ -1,21 +1,19 @@
 import ArgumentParser
-import CadenceClient
 import CadenceCore
 
-/// Runs one question against a research server and prints it; shared by `demo`, `ask` and `chat`.
+/// Prints one answer as it streams, from a research server (``AnswerStream``) or a model provider
+/// (``ModelAnswerStream``); shared by `demo`, `ask` and `chat`.
 enum AnswerSession {
-    /// Streams the answer to the terminal through ``AnswerStream`` (resume, retry, timeouts), and
-    /// Ctrl-C cancels it. Returns what was printed and how the answer ended; the caller reports the
-    /// ending (``AnswerEnding/conclude()``).
+    /// Prints the answer's updates with the printer `makePrinter` makes (or as JSON lines with
+    /// `json`), saving each first; Ctrl-C cancels it. Returns what was printed and how the answer
+    /// ended; the caller reports the ending (``AnswerEnding/conclude()``).
     static func run(
-        transport: any ResearchTransport, request: AnswerRequest, configuration: ReliabilityConfiguration,
-        output: TerminalOutput, showsStages: Bool, recording: AnswerRecording? = nil, json: Bool = false
+        _ updates: some AsyncSequence<AnswerUpdate, Never> & Sendable, output: TerminalOutput,
+        recording: AnswerRecording? = nil, json: Bool = false,
+        printer makePrinter: @escaping @Sendable () -> AnswerPrinter
     ) async throws -> PrintedAnswer {
-        let updates = AnswerStream(request: request, transport: transport, configuration: configuration)
         if json { return try await printJSON(updates, output: output, recording: recording) }
-        let (printer, ending) = try await present(updates, recording: recording) { [output] in
-            AnswerPrinter(output: output, showsStages: showsStages)
-        } show: { printer, update in
+        let (printer, ending) = try await present(updates, recording: recording, start: makePrinter) { printer, update in
             printer.handle(update)
         }
         printer.finish()

@@ -30,12 +30,11 @@ struct AskCommand: AsyncParsableCommand {
 
     func run() async throws {
         try source.validateSource()
-        if source.plain, source.json { throw ValidationError("choose --plain or --json, not both") }
         try await source.withResearchServer { source in try await ask(with: source) }
     }
 
     private func ask(with source: SourceOptions) async throws {
-        let output = TerminalOutput(plain: source.plain || source.json)
+        let output = source.format.terminal
         guard let store = try history.openStore() else {
             try await source.answer([ChatTurn(role: "user", content: question)], output: output).ending.conclude()
             return

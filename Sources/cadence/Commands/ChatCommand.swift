@@ -26,7 +26,7 @@ struct ChatCommand: AsyncParsableCommand {
     @OptionGroup var source: SourceOptions
     @OptionGroup var history: HistoryOptions
 
-    @Flag(name: .long, help: "List the saved conversations: id, title, last update and how the last answer ended.")
+    @Flag(name: .long, help: "List the saved conversations: id, title, last update and how the last answer ended (JSON lines with --json).")
     var list = false
 
     @Option(name: .long, help: ArgumentHelp("Rename a saved conversation (with --title).", valueName: "id"))
@@ -52,12 +52,11 @@ struct ChatCommand: AsyncParsableCommand {
             throw ValidationError("--rename needs a non-empty --title")
         }
         if title != nil, rename == nil { throw ValidationError("--title goes with --rename ID") }
-        if source.plain, source.json { throw ValidationError("choose --plain or --json, not both") }
     }
 
     func run() async throws {
         if list {
-            try await ConversationList.print(store: history.openStore(), json: source.json)
+            try await ConversationList.print(store: history.openStore(), json: source.format.json)
             return
         }
         if let rename, let title, let store = try history.openStore() {
@@ -78,12 +77,12 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     private func chat(with source: SourceOptions) async throws {
-        let output = TerminalOutput(plain: source.plain || source.json)
+        let output = source.format.terminal
         let store = try history.openStore()
         var conversation: Conversation?
         if let store { conversation = try await history.openConversation(in: store) }
         var ending = AnswerEnding.completed
-        if FullScreen.isAvailable(plain: source.plain || source.json) {
+        if source.format.allowsFullScreen {
             try await runFullScreen(source: source, store: store, conversation: conversation)
         } else {
             ending = try await runLines(source: source, output: output, store: store, conversation: conversation)
@@ -139,7 +138,7 @@ struct ChatCommand: AsyncParsableCommand {
             } else {
                 turns.removeLast()  // the conversation goes on without the unfinished turn
             }
-            if !source.json { output.line() }
+            if !source.format.json { output.line() }
             if answered.ending == .cancelled { break }  // Ctrl-C ends the chat, as it would at the prompt
         }
         return worst

@@ -25,22 +25,11 @@ struct DecodeCommand: ParsableCommand {
     @Flag(name: .long, help: "With --events, also print comments.")
     var comments = false
 
-    @Option(name: .long, help: "Feed the decoder at most N bytes at a time (to check chunking never matters).")
-    var chunkSize: Int?
+    @OptionGroup var sseLimits: SSELimitOptions
 
-    @Option(name: .long, help: "The longest line accepted, in bytes (default 16 MiB + 1 KiB).")
-    var maxLineBytes: Int?
-
-    @Option(name: .long, help: "The largest event accepted, in bytes (default 16 MiB).")
-    var maxEventBytes: Int?
-
-    @Argument(help: "The file to read, or - for standard input.")
-    var file: String = "-"
+    @OptionGroup var input: InputOptions<DecodeCommand>
 
     func validate() throws {
-        if let chunkSize, chunkSize < 1 { throw ValidationError("--chunk-size must be at least 1") }
-        if let maxLineBytes, maxLineBytes < 1 { throw ValidationError("--max-line-bytes must be at least 1") }
-        if let maxEventBytes, maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
         switch (events, dialect) {
         case (false, nil): throw ValidationError("say what to decode: --events, or --dialect NAME")
         case (true, .some): throw ValidationError("give either --events or --dialect, not both")
@@ -52,20 +41,17 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let input = try InputFile(file)
+        let file = try input.open()
         if let dialect {
-            try decodeModelStream(input, dialect: dialect)
+            try decodeModelStream(file, dialect: dialect)
             return
         }
-        var limits = SSELimits.default
-        if let maxLineBytes { limits.maxLineBytes = maxLineBytes }
-        if let maxEventBytes { limits.maxEventBytes = maxEventBytes }
-        var decoder = SSEDecoder(limits: limits)
+        var decoder = SSEDecoder(limits: sseLimits.limits)
         var items: [SSEItem] = []
         var failure: SSEDecoderError?
         // Each chunk is decoded and printed before the next is read: memory holds one chunk, the
         // decoder's unfinished line and event (bounded by `limits`), and the event being printed.
-        try input.forEachChunk(atMost: chunkSize ?? InputFile.readSize) { bytes in
+        try file.forEachChunk(atMost: input.chunkSize ?? InputFile.readSize) { bytes in
             do throws(SSEDecoderError) { try decoder.feed(bytes, into: &items) } catch { failure = error }
             // The events decoded before an error are still printed.
             items.forEach(print(item:))
@@ -82,11 +68,11 @@ struct DecodeCommand: ParsableCommand {
     }
 
     /// Prints one normalized model event per line, as JSON with a `"kind"`, as the input streams in.
-    private func decodeModelStream(_ input: InputFile, dialect: String) throws {
+    private func decodeModelStream(_ file: InputFile, dialect: String) throws {
         var decoder =
             ModelDialect(rawValue: dialect).map { ModelStreamDecoder(dialect: $0) } ?? .autoDetecting()
         var failure: ModelStreamError?
-        try input.forEachChunk(atMost: chunkSize ?? InputFile.readSize) { bytes in
+        try file.forEachChunk(atMost: input.chunkSize ?? InputFile.readSize) { bytes in
             do throws(ModelStreamError) {
                 for event in try decoder.feed(bytes) { Swift.print(event.jsonLine()) }
             } catch {
@@ -146,4 +132,9 @@ struct DecodeCommand: ParsableCommand {
             start = end
         }
     }
+}
+
+extension DecodeCommand: ChunkedInputCommand {
+    static let chunkSizeHelp = "Feed the decoder at most N bytes at a time (to check chunking never matters)."
+    static let fileHelp = "The file to read, or - for standard input."
 }

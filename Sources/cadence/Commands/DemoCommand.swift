@@ -34,11 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "How text appears: adaptive, char, word or instant.")
     var pace: PaceCommand.PaceMode = .adaptive
 
-    @Flag(name: .long, help: "Plain output: the answer text, then the numbered sources.")
-    var plain = false
-
-    @Flag(name: .long, help: "Print the answer's updates as JSON lines.")
-    var json = false
+    @OptionGroup var format: OutputOptions
 
     @Option(name: .long, help: ArgumentHelp("Milliseconds the engine waits between tokens.", visibility: .hidden))
     var engineDelayMs: Int = 12
@@ -53,18 +49,16 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var research: ResearchOptions
 
     func validate() throws {
-        if plain, json { throw ValidationError("choose --plain or --json, not both") }
         if url != nil, model.provider != nil { throw ValidationError("give either --url or --provider, not both") }
         if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
-        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
+        try AccessToken.validate(token)
     }
 
     func run() async throws {
-        let output = TerminalOutput(plain: plain || json)
+        let output = format.terminal
         if let url {
-            let bearerToken = token ?? ProcessInfo.processInfo.environment["CADENCE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             try await show(
-                transport: SSETransport(baseURL: url, bearerToken: bearerToken), serverDescription: "research server at \(url)",
+                transport: SSETransport(baseURL: url, bearerToken: AccessToken.resolve(token)), serverDescription: "research server at \(url)",
                 output: output)
             return
         }
@@ -90,7 +84,7 @@ struct DemoCommand: AsyncParsableCommand {
         if model.provider != nil {
             configuration.firstTokenTimeout = ReliabilityOptions.modelResearchFirstTokenTimeout.duration
         }
-        if FullScreen.isAvailable(plain: plain || json) {
+        if format.allowsFullScreen {
             let chat = await ChatViewModel(
                 clock: ContinuousClock(), pacing: pace.pacerMode,
                 open: ChatViewModel.source { [configuration] in
@@ -99,22 +93,16 @@ struct DemoCommand: AsyncParsableCommand {
             try await FullScreen.run(chat: chat, initialQuestion: question, history: [])
             return
         }
-        if json {
-            try await AnswerSession.printJSON(
-                AnswerStream(request: AnswerRequest(query: question), transport: transport, configuration: configuration),
-                output: output, recording: nil
-            ).ending.conclude()
-            return
-        }
         if output.styled {
             output.line(output.dim("Cadence demo · \(serverDescription)"))
             output.line()
             output.line(output.bold("? \(question)"))
             output.line()
         }
-        try await AnswerSession.run(
-            transport: transport, request: AnswerRequest(query: question), configuration: configuration,
-            output: output, showsStages: !plain
-        ).ending.conclude()
+        let answer = AnswerStream(
+            request: AnswerRequest(query: question), transport: transport, configuration: configuration)
+        try await AnswerSession.run(answer, output: output, json: format.json) { [plain = format.plain] in
+            AnswerPrinter(output: output, showsStages: !plain)
+        }.ending.conclude()
     }
 }

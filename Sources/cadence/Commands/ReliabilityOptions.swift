@@ -39,9 +39,7 @@ struct ReliabilityOptions: ParsableArguments {
     var token: String?
 
     /// The token to send: `--token`, else a non-empty `$CADENCE_TOKEN`, else none.
-    var bearerToken: String? {
-        token ?? ProcessInfo.processInfo.environment["CADENCE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-    }
+    var bearerToken: String? { AccessToken.resolve(token) }
 
     func validate() throws {
         let timeouts = [
@@ -52,7 +50,7 @@ struct ReliabilityOptions: ParsableArguments {
             throw ValidationError("\(name) must be longer than zero")
         }
         if retries < 1 { throw ValidationError("--retries must be at least 1") }
-        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
+        try AccessToken.validate(token)
     }
 
     var configuration: ReliabilityConfiguration {

@@ -2,12 +2,6 @@ import ArgumentParser
 import CadenceMarkdown
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `cadence render`: render markdown to the terminal, HTML or a tree outline, through the
 /// incremental parser.
 struct RenderCommand: ParsableCommand {
@@ -34,9 +28,6 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .long, help: "CommonMark + GFM only: no citations.")
     var strict = false
 
-    @Option(name: .long, help: "Feed the parser N characters at a time.")
-    var chunkSize: Int?
-
     @Option(name: .long, help: "Terminal width for --to ansi (default: the terminal's, else 80).")
     var width: Int?
 
@@ -46,27 +37,25 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "The most markdown read, in bytes (default 16 MiB); more stops with an error.")
     var maxBytes: Int = 16 << 20
 
-    @Argument(help: "The markdown file to read, or - for standard input.")
-    var file: String = "-"
+    @OptionGroup var input: InputOptions<RenderCommand>
 
     func validate() throws {
-        if let chunkSize, chunkSize < 1 { throw ValidationError("--chunk-size must be at least 1") }
         if let width, width < 20 { throw ValidationError("--width must be at least 20") }
         if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
     }
 
     func run() throws {
-        let input = try InputFile(file)
+        let file = try input.open()
         var document = MarkdownDocument(options: strict ? .gfm : .default)
-        var output = Output(format: to, width: width ?? TerminalOutput.terminalWidth(), colors: Self.colorsAllowed(plain: plain))
+        var output = Output(format: to, width: width ?? TerminalOutput.terminalWidth(), colors: TerminalOutput(plain: plain).styled)
         var text = UTF8Chunks()
-        var chunk = ChunkFeeder(size: chunkSize)
+        var chunk = ChunkFeeder(size: input.chunkSize)
         var total = 0
         var tooLarge = false
         // Each chunk read is parsed, and the blocks it completes are printed and dropped, before the
         // next is read: memory holds what may still change (the open blocks, and any block whose link
         // label a later definition could still resolve), never more than `--max-bytes` of markdown.
-        try input.forEachChunk { bytes in
+        try file.forEachChunk { bytes in
             total += bytes.count
             guard total <= maxBytes else {
                 tooLarge = true
@@ -177,10 +166,9 @@ struct RenderCommand: ParsableCommand {
             return String(decoding: held, as: UTF8.self)
         }
     }
+}
 
-    /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
-    static func colorsAllowed(plain: Bool) -> Bool {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return !plain && !noColor && isatty(STDOUT_FILENO) == 1
-    }
+extension RenderCommand: ChunkedInputCommand {
+    static let chunkSizeHelp = "Feed the parser N characters at a time."
+    static let fileHelp = "The markdown file to read, or - for standard input."
 }

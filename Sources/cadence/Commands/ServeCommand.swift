@@ -35,45 +35,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The address to bind.")
     var host: String = "127.0.0.1"
 
-    @Option(name: .long, help: "Share answers with other nodes through this PostgreSQL database (or set CADENCE_POSTGRES_URL).")
-    var postgres: String?
-
-    @Option(name: .long, help: "With --postgres: how long a node may go silent before others end its answers as interrupted (10s, 1m, …).")
-    var leaseTimeout: DurationArgument = "10s"
-
-    @Option(name: .long, help: "With --postgres: how long a finished answer stays available for resuming.")
-    var retention: DurationArgument = "24h"
-
-    @Option(name: .long, help: "The most answers this node produces at once; more get 503 with Retry-After.")
-    var maxAnswers: Int?
-
-    @Option(name: .long, help: "The token clients must send on every request but /healthz (default: $CADENCE_TOKEN).")
-    var token: String?
-
-    @Flag(name: .long, help: "Serve without a token on an address other than loopback.")
-    var allowAnonymous = false
-
-    @Option(name: .long, help: "The most connections served at once; more wait, unaccepted, until one closes.")
-    var maxConnections: Int?
-
-    @Option(name: .long, help: "How long a connection may take to send a whole request head before it is closed.")
-    var requestTimeout: DurationArgument = "10s"
+    @OptionGroup var sharing: SharedAnswersOptions
+    @OptionGroup var access: AccessOptions
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
 
-    /// The token clients must send: `--token`, else a non-empty `$CADENCE_TOKEN`, else none.
-    var requiredToken: String? {
-        token ?? ProcessInfo.processInfo.environment["CADENCE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
     func validate() throws {
-        if !leaseTimeout.isPositive { throw ValidationError("--lease-timeout must be longer than zero") }
-        if let maxAnswers, maxAnswers < 1 { throw ValidationError("--max-answers must be at least 1") }
-        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
-        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
-        if !requestTimeout.isPositive { throw ValidationError("--request-timeout must be longer than zero") }
-        if requiredToken == nil, !allowAnonymous, !Self.isLoopback(host) {
+        if access.requiredToken == nil, !access.allowAnonymous, !Self.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) lets other machines connect, and without a token anyone could use this server: "
                     + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
@@ -82,19 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The server's settings from the flags and the environment.
     func serverConfiguration() throws -> ServerConfiguration {
-        var configuration = ServerConfiguration(host: host, port: port, maxAnswers: maxAnswers)
-        configuration.token = requiredToken
-        configuration.maxConnections = maxConnections
-        configuration.requestReadTimeout = requestTimeout.duration
-        let environment = ProcessInfo.processInfo.environment
-        if let url = postgres ?? environment["CADENCE_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            do {
-                configuration.postgres = try PostgresConfiguration(
-                    url: url, leaseTimeout: leaseTimeout.duration, retention: retention.duration)
-            } catch {
-                throw ValidationError("\(error)")
-            }
-        }
+        var configuration = ServerConfiguration(host: host, port: port)
+        access.apply(to: &configuration)
+        configuration.postgres = try sharing.postgresConfiguration()
         return configuration
     }
 

@@ -20,11 +20,7 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: "A system prompt, with --provider.")
     var system: String?
 
-    @Flag(name: .long, help: "Plain output: the answer text, then the numbered sources (also when stdout is not a terminal).")
-    var plain = false
-
-    @Flag(name: .long, help: "Print each answer's updates as JSON lines (with chat --list: the list).")
-    var json = false
+    @OptionGroup var format: OutputOptions
 
     @OptionGroup var reliability: ReliabilityOptions
 
@@ -82,18 +78,22 @@ struct SourceOptions: ParsableArguments {
         -> PrintedAnswer
     {
         if let provider = modelProvider() {
-            let client = ModelClient(provider: provider)
-            if json {
-                return try await AnswerSession.printJSON(
-                    ModelAnswerSession.updates(client: client, turns: turns), output: output, recording: recording)
+            // On a terminal the model's reasoning is shown dimmed before the answer; the text is
+            // written as the model sent it.
+            let reasoning = output.styled ? ReasoningText(output: output) : nil
+            let answer = ModelClient(provider: provider).answer(turns, reasoning: reasoning?.write)
+            return try await AnswerSession.run(answer, output: output, recording: recording, json: format.json) {
+                AnswerPrinter(output: output, showsStages: false, wrapsText: false, reasoning: reasoning)
             }
-            return try await ModelAnswerSession.run(client: client, turns: turns, output: output, recording: recording)
         }
-        let question = turns.last?.content ?? ""
-        return try await AnswerSession.run(
-            transport: reliability.makeTransport(baseURL: url ?? ""),
-            request: AnswerRequest(query: question, history: Array(turns.dropLast())),
-            configuration: reliability.configuration, output: output, showsStages: !plain, recording: recording, json: json)
+        let request = AnswerRequest(query: turns.last?.content ?? "", history: Array(turns.dropLast()))
+        let answer = AnswerStream(
+            request: request, transport: reliability.makeTransport(baseURL: url ?? ""),
+            configuration: reliability.configuration)
+        return try await AnswerSession.run(answer, output: output, recording: recording, json: format.json) {
+            [plain = format.plain] in
+            AnswerPrinter(output: output, showsStages: !plain)
+        }
     }
 
     /// Where the full-screen UI's answers come from: the research server through the reliability
@@ -101,10 +101,7 @@ struct SourceOptions: ParsableArguments {
     func answerSource() -> ChatViewModel.AnswerSource {
         if let provider = modelProvider() {
             let client = ModelClient(provider: provider)
-            return { request in
-                ModelAnswerSession.updates(
-                    client: client, turns: request.history + [ChatTurn(role: "user", content: request.query)])
-            }
+            return ChatViewModel.source { client.answer($0.history + [ChatTurn(role: "user", content: $0.query)]) }
         }
         let transport = reliability.makeTransport(baseURL: url ?? "")
         let configuration = reliability.configuration

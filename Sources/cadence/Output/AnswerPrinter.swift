@@ -1,14 +1,19 @@
 import CadenceCore
 import CadenceUI
+import Foundation
 
 /// Prints one answer's updates as they stream: stage lines, the text, a line when the connection
 /// is being re-established, then the sources and follow-up questions.
 ///
 /// In plain mode only the text and the numbered sources are printed. The text is printed exactly
-/// once, however many times the connection was resumed: ``AnswerStream`` never repeats text.
+/// once, however many times the connection was resumed: ``AnswerStream`` never repeats text. A
+/// model's answer (``ModelAnswerStream``) is printed as the model wrote it, after its reasoning
+/// (``ReasoningText``), with a note on stderr when it stopped for another reason than finishing.
 struct AnswerPrinter {
     let output: TerminalOutput
     let showsStages: Bool
+    /// The model's reasoning shown before the text, if any.
+    let reasoning: ReasoningText?
     private(set) var text = ""
     private(set) var sources: [Source] = []
     private(set) var followUps: [String] = []
@@ -16,15 +21,20 @@ struct AnswerPrinter {
     private(set) var unsupported: [UnsupportedCitation] = []
     /// How the answer ended, once it has.
     private(set) var ending: AnswerEnding?
+    /// Why the model stopped, for a model's answer.
+    private(set) var finishReason: FinishReason?
     private var inText = false
     /// On a terminal, text is wrapped at word boundaries to this width; elsewhere it is left alone.
     private let wrapWidth: Int?
     private var column = 0
 
-    init(output: TerminalOutput, showsStages: Bool) {
+    /// - Parameter wrapsText: on a terminal, wrap the text at word boundaries (a research answer);
+    ///   `false` writes it as it comes (a model's answer).
+    init(output: TerminalOutput, showsStages: Bool, wrapsText: Bool = true, reasoning: ReasoningText? = nil) {
         self.output = output
         self.showsStages = showsStages
-        wrapWidth = output.styled ? TerminalOutput.terminalWidth() - 1 : nil
+        self.reasoning = reasoning
+        wrapWidth = output.styled && wrapsText ? TerminalOutput.terminalWidth() - 1 : nil
     }
 
     mutating func handle(_ update: AnswerUpdate) {
@@ -32,6 +42,7 @@ struct AnswerPrinter {
         switch update {
         case .textAppended(let token):
             if !inText, showsStages { output.line() }
+            if text.isEmpty, reasoning?.wasShown == true { output.write("\n\n") }
             inText = true
             text += token
             output.write(wrapped(token))
@@ -48,6 +59,7 @@ struct AnswerPrinter {
             sources = completion.sources.isEmpty ? sources : completion.sources
             followUps = completion.followUps
             unsupported = UnsupportedCitation.list(in: completion.metadata)
+            finishReason = completion.finishReason
         case .failed(let answerFailure):
             sources = answerFailure.sources.isEmpty ? sources : answerFailure.sources
         case .cancelled:
@@ -116,5 +128,41 @@ struct AnswerPrinter {
             output.line(output.bold("Follow-up questions"))
             for question in followUps { output.line("  • \(question)") }
         }
+        if let note = finishReason.flatMap(Self.note(finishing:)) { TerminalOutput.error(note) }
+    }
+
+    /// What to say about a model's answer that completed without finishing on its own.
+    static func note(finishing reason: FinishReason) -> String? {
+        switch reason {
+        case .stop, .truncated: nil  // finished; or failed, which says so itself
+        case .length: "note: the answer was cut at the token limit"
+        case .toolCalls: "note: the model asked to call a tool; cadence does not run tools"
+        default: "note: the answer ended with reason \(reason.name)"
+        }
+    }
+}
+
+/// A model's reasoning, written dimmed as it streams (on a terminal only), before the answer's text,
+/// which then starts after a blank line.
+///
+/// ```swift
+/// let reasoning = ReasoningText(output: output)
+/// let answer = client.answer(turns, reasoning: reasoning.write)
+/// ```
+final class ReasoningText: @unchecked Sendable {
+    let output: TerminalOutput
+    private let lock = NSLock()
+    private var shown = false
+
+    init(output: TerminalOutput) {
+        self.output = output
+    }
+
+    /// Whether any reasoning was written.
+    var wasShown: Bool { lock.withLock { shown } }
+
+    func write(_ delta: String) {
+        lock.withLock { shown = true }
+        output.write(output.dim(delta))
     }
 }

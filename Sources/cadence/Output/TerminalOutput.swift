@@ -1,3 +1,5 @@
+import CadenceTerminal
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,18 +26,7 @@ struct TerminalOutput {
 
     /// Writes all of `text` to a file descriptor, unbuffered, so streamed text appears at once.
     static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        RawTerminal.writeAll(text, to: descriptor)
     }
 
     func line(_ text: String = "") {
@@ -57,9 +48,4 @@ struct TerminalOutput {
     static func error(_ text: String) {
         write("cadence: \(text)\n", to: STDERR_FILENO)
     }
-}
-
-/// The `write(2)` system call, named apart from ``TerminalOutput/write(_:)``.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

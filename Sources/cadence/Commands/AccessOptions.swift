@@ -1,0 +1,43 @@
+import ArgumentParser
+import CadenceServer
+
+/// Who may use `cadence serve`, and how much: its token and its limits (README, "Serving beyond
+/// this machine").
+///
+/// `duplicates` pairs these declarations with ModelOptions': one `@Option` property per flag, the
+/// form ArgumentParser reads, is the same shape whatever the flag. A deliberate pair: there is no
+/// logic in it to share.
+struct AccessOptions: ParsableArguments {
+    @Option(name: .long, help: "The most answers this node produces at once; more get 503 with Retry-After.")
+    var maxAnswers: Int?
+
+    @Option(name: .long, help: "The token clients must send on every request but /healthz (default: $CADENCE_TOKEN).")
+    var token: String?
+
+    @Flag(name: .long, help: "Serve without a token on an address other than loopback.")
+    var allowAnonymous = false
+
+    @Option(name: .long, help: "The most connections served at once; more wait, unaccepted, until one closes.")
+    var maxConnections: Int?
+
+    @Option(name: .long, help: "How long a connection may take to send a whole request head before it is closed.")
+    var requestTimeout: DurationArgument = "10s"
+
+    /// The token clients must send: `--token`, else a non-empty `$CADENCE_TOKEN`, else none.
+    var requiredToken: String? { AccessToken.resolve(token) }
+
+    func validate() throws {
+        if let maxAnswers, maxAnswers < 1 { throw ValidationError("--max-answers must be at least 1") }
+        try AccessToken.validate(token)
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        if !requestTimeout.isPositive { throw ValidationError("--request-timeout must be longer than zero") }
+    }
+
+    /// Sets the token and the limits of `configuration`.
+    func apply(to configuration: inout ServerConfiguration) {
+        configuration.maxAnswers = maxAnswers
+        configuration.token = requiredToken
+        configuration.maxConnections = maxConnections
+        configuration.requestReadTimeout = requestTimeout.duration
+    }
+}
