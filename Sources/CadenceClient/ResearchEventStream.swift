@@ -20,6 +20,7 @@ public struct ResearchEventStream: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         var reader: HTTPBodyReader
         var decoder: SSEDecoder
+        var batch = SSEBatch()
         var pending: [ResearchEvent] = []
         var pendingIndex = 0
         var finished = false
@@ -38,7 +39,7 @@ public struct ResearchEventStream: AsyncSequence, Sendable {
                 pending.removeAll(keepingCapacity: true)
                 pendingIndex = 0
                 if finished { return nil }
-                var items: [SSEItem] = []
+                batch.removeAll()
                 do {
                     let chunk: ByteBuffer?
                     do {
@@ -48,16 +49,16 @@ public struct ResearchEventStream: AsyncSequence, Sendable {
                         throw ServerAuthorization.explain(error, tokenSent: reader.request.sendsAuthorization)
                     }
                     if let chunk {
-                        try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &items) }
+                        try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &batch) }
                     } else {
                         finished = true
-                        items = try decoder.finish()
+                        _ = try decoder.finish()  // dispatches nothing, by the standard; throws a limit error
                     }
                 } catch let error as SSEDecoderError {
                     finished = true
                     throw CadenceClientError(.malformedStream, message: error.description, underlying: error)
                 }
-                for item in items {
+                for item in batch {
                     do {
                         if let event = try ResearchEventDecoder.decode(item) { pending.append(event) }
                     } catch {

@@ -1,6 +1,7 @@
 import CadenceCore
 
-/// The SSE decoder gives the same items, errors and final state for any split of the same bytes.
+/// The SSE decoder gives the same items, errors and final state for any split of the same bytes,
+/// and the same into an ``SSEBatch`` as into an array.
 ///
 /// The options byte chooses the limits (the defaults, or small ones that the payload can exceed, so
 /// that the error path is split too). The payload is decoded whole and in the header's chunks (one
@@ -41,6 +42,10 @@ public enum SSESplitOracle: FuzzOracle {
         let split = decode(input.chunks(of: input.payload), with: &chunked)
         try OracleViolation.expect(
             split, equals: whole, "chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
+        var batched = SSEDecoder(limits: limits)
+        let borrowed = decodeIntoBatch(input.chunks(of: input.payload), with: &batched)
+        try OracleViolation.expect(
+            borrowed, equals: split, "into a batch, chunks \(input.chunkLengths(total: input.payload.count)) differ")
         guard whole.error == nil else { return }
         if limits == .default {
             let reference = SSEReferenceDecoder(input.payload)
@@ -55,6 +60,28 @@ public enum SSESplitOracle: FuzzOracle {
         again.reconnectionTime = again.reconnectionTime ?? decoder.reconnectionTime
         let reconnected = decode(input.chunks(of: input.payload), with: &decoder)
         try OracleViolation.expect(reconnected, equals: again, "a second body after finish() differs")
+    }
+
+    /// Feeds `chunks` into one reused ``SSEBatch``, reading it after each chunk, then finishes;
+    /// stops at the first error.
+    static func decodeIntoBatch(_ chunks: [ArraySlice<UInt8>], with decoder: inout SSEDecoder) -> Outcome {
+        var outcome = Outcome()
+        var batch = SSEBatch()
+        do throws(SSEDecoderError) {
+            for chunk in chunks {
+                let fed = Result { () throws(SSEDecoderError) in try decoder.feed(chunk, into: &batch) }
+                outcome.items += batch.map(SSEItem.init)
+                batch.removeAll()
+                try fed.get()
+            }
+            outcome.items += try decoder.finish()
+        } catch {
+            outcome.error = error.code
+            return outcome
+        }
+        outcome.lastEventID = decoder.lastEventID
+        outcome.reconnectionTime = decoder.reconnectionTime
+        return outcome
     }
 
     /// Feeds `chunks` then finishes, stopping at the first error.

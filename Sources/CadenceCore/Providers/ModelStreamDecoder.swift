@@ -5,7 +5,8 @@
 /// chunks split. Call ``finish()`` at the end of the body: a stream that stopped before its
 /// terminator then ends with ``FinishReason/truncated``.
 ///
-/// SSE dialects go through ``SSEDecoder``. Beside it, JSON written into the body *without* `data:`
+/// SSE dialects go through ``SSEDecoder`` into an ``SSEBatch``, and each event's JSON is parsed from
+/// its bytes, with no `String` made for its data. Beside it, JSON written into the body *without* `data:`
 /// framing (Gemini's mid-stream error object, captured payloads one per line) is found and decoded
 /// too, in order. At the end of the body, an SSE event that lacks only its closing blank line is
 /// kept when its data is complete JSON (captured files often stop there), and discarded otherwise,
@@ -30,6 +31,8 @@ public struct ModelStreamDecoder: Sendable {
     public let limits: SSELimits
     private var decoder: any ProviderPayloadDecoder
     private var sse: SSEDecoder
+    /// The SSE decoder's items for the current chunk: each event's JSON is parsed from its bytes.
+    private var batch = SSEBatch()
     private var scanner: UnframedJSONScanner
     private var lines: NDJSONDecoder
     /// Bytes held back until the dialect is detected.
@@ -170,13 +173,14 @@ public struct ModelStreamDecoder: Sendable {
         _ bytes: ArraySlice<UInt8>, into events: inout [ModelEvent], keepingOnlyComplete: Bool = false
     ) throws(ModelStreamError) {
         guard !bytes.isEmpty else { return }
-        let items: [SSEItem]
-        do { items = try sse.feed(bytes) } catch { throw ModelStreamError(error) }
-        for case .event(let event) in items {
-            if keepingOnlyComplete, !Self.isComplete(event.data) { continue }
-            events += decodePayload(event.data, eventType: event.type)
+        batch.removeAll()
+        var limitError: SSEDecoderError?
+        do { try sse.feed(bytes, into: &batch) } catch { limitError = error }
+        for case .event(let event) in batch {
+            if keepingOnlyComplete, !Self.isComplete(event.dataBytes) { continue }
+            events += decodePayload(event.dataBytes, eventType: event.type)
         }
-        if let failure = sse.failure { throw ModelStreamError(failure) }
+        if let limitError { throw ModelStreamError(limitError) }
     }
 
     /// Feeds the NDJSON splitter a line at a time, so that a too-long line stops the events where it
@@ -199,6 +203,11 @@ public struct ModelStreamDecoder: Sendable {
         keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
     }
 
+    /// Decodes one payload of the dialect, reading its JSON from the bytes of an SSE event's data.
+    private mutating func decodePayload(_ payload: ArraySlice<UInt8>, eventType: String) -> [ModelEvent] {
+        keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
+    }
+
     /// Drops what a stream sends for a choice after its finish (`done: true` followed by more lines),
     /// so that each choice ends with its finish, as ``ModelEvent`` promises.
     private mutating func keepingFinishedChoicesClosed(_ events: [ModelEvent]) -> [ModelEvent] {
@@ -213,7 +222,9 @@ public struct ModelStreamDecoder: Sendable {
         return kept
     }
 
-    private static func isComplete(_ data: String) -> Bool {
-        data.trimmedWhitespace == "[DONE]" || (try? JSONTextParser.parse(data)) != nil
+    private static func isComplete(_ data: ArraySlice<UInt8>) -> Bool {
+        data.withUnsafeBufferPointer { bytes in
+            ProviderPayload(bytes: bytes).isExactly("[DONE]") || (try? JSONTextParser.parse(bytes)) != nil
+        }
     }
 }
