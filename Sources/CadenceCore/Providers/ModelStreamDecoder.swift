@@ -10,7 +10,7 @@
 /// framing (Gemini's mid-stream error object, captured payloads one per line) is found and decoded
 /// too, in order. At the end of the body, an SSE event that lacks only its closing blank line is
 /// kept when its data is complete JSON (captured files often stop there), and discarded otherwise,
-/// as the SSE standard says. Ollama goes through ``NDJSONDecoder``.
+/// as the SSE standard says. Ollama goes through ``NDJSONDecoder``, each line's JSON parsed in place.
 ///
 /// With ``autoDetecting(limits:)`` the dialect comes from the content (see
 /// ``ModelDialect/detect(_:isComplete:)``): bytes are held back until it is known. When the first
@@ -191,9 +191,18 @@ public struct ModelStreamDecoder: Sendable {
         var rest = bytes[...]
         while !rest.isEmpty {
             let end = rest.firstIndex(of: UInt8(ascii: "\n")).map { rest.index(after: $0) } ?? rest.endIndex
-            let complete: [String]
-            do { complete = try lines.feed(rest[..<end]) } catch { throw ModelStreamError(error) }
-            for line in complete { events += decodePayload(line, eventType: "message") }
+            // The splitter is taken out of `self` while it calls back into `self` with each line.
+            var splitter = lines
+            lines = NDJSONDecoder(maxLineBytes: limits.maxLineBytes)
+            defer { lines = splitter }
+            do {
+                try splitter.feed(rest[..<end]) { line in
+                    events += keepingFinishedChoicesClosed(
+                        decoder.decode(payload: ProviderPayload(bytes: line), eventType: "message"))
+                }
+            } catch {
+                throw ModelStreamError(error)
+            }
             rest = rest[end...]
         }
     }
