@@ -1,11 +1,22 @@
 import CadenceCore
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// SSEDecoder throughput on synthetic streams of at least 50 MiB, fed in 4 KiB chunks, next to the
 /// LF-scan ceiling on the same bytes: each event's data as a `String` (`[SSEItem]`) and borrowed
 /// (`SSEBatch`), and the research events decoded from them.
 enum SSEBenchmark {
     static let chunkSize = 4096
-    static let minimumBytes = 50 << 20
+    /// 50 MiB, or `CADENCE_SSE_MIB` MiB: a few are enough to count instructions under callgrind,
+    /// `CADENCE_SSE_MIB=5 valgrind --tool=callgrind --toggle-collect='*SSEBenchmark*decodeInto*' …`,
+    /// which counts the decoding only, in the warm-up run and the timed runs of each case.
+    static let minimumBytes = (getenv("CADENCE_SSE_MIB").flatMap { Int(String(cString: $0)) } ?? 50) << 20
 
     /// How the chunks reach the decoder, and what is made of its events.
     enum Feeding {

@@ -43,7 +43,7 @@ public enum SSESplitOracle: FuzzOracle {
         try OracleViolation.expect(
             split, equals: whole, "chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
         var batched = SSEDecoder(limits: limits)
-        let borrowed = decodeIntoBatch(input.chunks(of: input.payload), with: &batched)
+        let borrowed = decode(input.chunks(of: input.payload), with: &batched, intoBatch: true)
         try OracleViolation.expect(
             borrowed, equals: split, "into a batch, chunks \(input.chunkLengths(total: input.payload.count)) differ")
         guard whole.error == nil else { return }
@@ -62,33 +62,24 @@ public enum SSESplitOracle: FuzzOracle {
         try OracleViolation.expect(reconnected, equals: again, "a second body after finish() differs")
     }
 
-    /// Feeds `chunks` into one reused ``SSEBatch``, reading it after each chunk, then finishes;
-    /// stops at the first error.
-    static func decodeIntoBatch(_ chunks: [ArraySlice<UInt8>], with decoder: inout SSEDecoder) -> Outcome {
+    /// Feeds `chunks` then finishes, stopping at the first error; with `intoBatch`, feeds them into
+    /// one reused ``SSEBatch``, read after each chunk.
+    static func decode(
+        _ chunks: [ArraySlice<UInt8>], with decoder: inout SSEDecoder, intoBatch: Bool = false
+    ) -> Outcome {
         var outcome = Outcome()
         var batch = SSEBatch()
         do throws(SSEDecoderError) {
             for chunk in chunks {
+                guard intoBatch else {
+                    outcome.items += try decoder.feed(chunk)
+                    continue
+                }
                 let fed = Result { () throws(SSEDecoderError) in try decoder.feed(chunk, into: &batch) }
-                outcome.items += batch.map(SSEItem.init)
+                outcome.items += batch.map(SSEItem.init)  // with the items before an error
                 batch.removeAll()
                 try fed.get()
             }
-            outcome.items += try decoder.finish()
-        } catch {
-            outcome.error = error.code
-            return outcome
-        }
-        outcome.lastEventID = decoder.lastEventID
-        outcome.reconnectionTime = decoder.reconnectionTime
-        return outcome
-    }
-
-    /// Feeds `chunks` then finishes, stopping at the first error.
-    static func decode(_ chunks: [ArraySlice<UInt8>], with decoder: inout SSEDecoder) -> Outcome {
-        var outcome = Outcome()
-        do throws(SSEDecoderError) {
-            for chunk in chunks { outcome.items += try decoder.feed(chunk) }
             outcome.items += try decoder.finish()
         } catch {
             outcome.error = error.code
