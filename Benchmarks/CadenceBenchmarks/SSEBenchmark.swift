@@ -14,8 +14,8 @@ import Musl
 enum SSEBenchmark {
     static let chunkSize = 4096
     /// 50 MiB, or `CADENCE_SSE_MIB` MiB: a few are enough to count instructions under callgrind,
-    /// `CADENCE_SSE_MIB=5 valgrind --tool=callgrind --toggle-collect='*SSEBenchmark*decodeInto*' …`,
-    /// which counts the decoding only, in the warm-up run and the timed runs of each case.
+    /// `CADENCE_SSE_MIB=5 valgrind --tool=callgrind --toggle-collect='*SSEBenchmarkO6decode*' …`,
+    /// which counts the decoding only: the warm-up run and the 7 timed runs of each case.
     static let minimumBytes = (getenv("CADENCE_SSE_MIB").flatMap { Int(String(cString: $0)) } ?? 50) << 20
 
     /// How the chunks reach the decoder, and what is made of its events.
@@ -139,6 +139,8 @@ enum SSEBenchmark {
     }
 
     /// Feeds `stream` in chunks, as a client reading a response body would, and counts its events.
+    /// Never inlined, so that callgrind can count its instructions alone.
+    @inline(never)
     static func decode(_ stream: [UInt8], _ feeding: Feeding) -> Int {
         switch feeding {
         case .items: decodeIntoItems(stream, research: false)

@@ -226,6 +226,7 @@ extension SSEDecoder {
         case .id:
             if start.firstOffset(of: 0, from: valueStart, to: count) == count {
                 idBuffer = String(decodingUTF8: value)
+                idIsDispatched = false
             }
         case .retry:
             if let milliseconds = Self.milliseconds(value) {
@@ -245,7 +246,10 @@ extension SSEDecoder {
         inPlaceData: UnsafeBufferPointer<UInt8>?, into items: inout Sink
     ) {
         // Strings are assigned only when they change: most events keep the ID and have no type.
-        if lastEventID != idBuffer { lastEventID = idBuffer }
+        if !idIsDispatched {
+            lastEventID = idBuffer
+            idIsDispatched = true
+        }
         if let inPlaceData {
             recordWork(inPlaceData.count)
             items.appendEvent(type: eventType, data: inPlaceData, id: idBuffer)

@@ -56,6 +56,8 @@ public struct SSEDecoder: Sendable {
     var eventType = ""
     /// The latest valid `id` field.
     var idBuffer: String
+    /// Whether `lastEventID` is `idBuffer` already, so that dispatching need not assign it again.
+    var idIsDispatched = true
     /// Whether the previous chunk ended with CR, so an LF at the start of the next one ends nothing.
     var skipsLeadingLF = false
     /// How many bytes of a UTF-8 byte order mark the body has started with, or -1 once decided.
@@ -137,6 +139,7 @@ public struct SSEDecoder: Sendable {
         streamingLineLength = 0
         eventType = ""
         idBuffer = lastEventID
+        idIsDispatched = true
         skipsLeadingLF = false
         byteOrderMarkMatched = 0
         return []

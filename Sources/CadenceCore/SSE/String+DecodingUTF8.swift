@@ -9,6 +9,12 @@ extension String {
     /// are copied into the string without a second look (`UTF8Span(unchecked:)`). Only invalid
     /// text, which is rare, takes the standard library's repairing path.
     init(decodingUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        // A short string (an event type, an ID) fits in the String itself: the standard library
+        // checks it just as fast.
+        guard bytes.count > Self.smallStringCapacity else {
+            self = String(decoding: bytes, as: UTF8.self)
+            return
+        }
         let validation = UTF8Validation.check(bytes)
         guard validation != .invalid else {
             self = String(decoding: bytes, as: UTF8.self)
@@ -21,6 +27,9 @@ extension String {
     init(decodingUTF8 slice: ArraySlice<UInt8>) {
         self = slice.withUnsafeBufferPointer { String(decodingUTF8: $0) }
     }
+
+    /// The most UTF-8 bytes a `String` holds without allocating, on 64-bit platforms.
+    private static var smallStringCapacity: Int { 15 }
 
     /// Copies `bytes`, which ``UTF8Validation`` found well-formed, into a string without validating
     /// them again.
