@@ -97,6 +97,14 @@ struct SSEBatchTests {
         #expect(batch.isEmpty)
         try decoder.feed(Array("data: 3\n\n".utf8).lazy.map { $0 }, into: &batch)  // a non-contiguous collection
         #expect(batch.map(SSEItem.init) == [.event(SSEEvent(data: "3"))])
+        // An event split by chunks is assembled by the decoder: copied into a batch that holds
+        // something already, handed over whole to an empty one.
+        try decoder.feed(Array("data: sp".utf8), into: &batch)
+        try decoder.feed(Array("lit\n\ndata: again, sp".utf8), into: &batch)
+        #expect(batch.map(SSEItem.init).last == .event(SSEEvent(data: "split")))
+        batch.removeAll()
+        try decoder.feed(Array("lit\ndata: x\n\n".utf8), into: &batch)
+        #expect(batch.map(SSEItem.init) == [.event(SSEEvent(data: "again, split\nx"))])
     }
 
     @Test("an event kept past removeAll() keeps its bytes: the batch is a value")

@@ -118,7 +118,24 @@ extension SSEBatch {
 
         @inline(__always)
         mutating func appendEvent(type: String, data: UnsafeBufferPointer<UInt8>, id: String) {
-            let text = place(data)
+            appendEvent(type: type, text: place(data), id: id)
+        }
+
+        /// An event assembled in the decoder's buffer (one of many lines, or split by chunks): when the
+        /// batch holds nothing yet, the buffer becomes its bytes, so a large event is not copied again.
+        mutating func appendEvent(type: String, taking buffer: inout [UInt8], id: String) {
+            guard batch.bytes.isEmpty else {
+                buffer.withUnsafeBufferPointer {
+                    appendEvent(type: type, text: append(UnsafeBufferPointer(rebasing: $0.dropLast())), id: id)
+                }
+                return
+            }
+            swap(&batch.bytes, &buffer)
+            appendEvent(type: type, text: 0..<batch.bytes.count - 1, id: id)
+        }
+
+        @inline(__always)
+        private mutating func appendEvent(type: String, text: Range<Int>, id: String) {
             if type != lastType {
                 lastType = type
                 lastTypeRange = append(type)

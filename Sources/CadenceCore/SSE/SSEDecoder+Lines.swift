@@ -255,9 +255,7 @@ extension SSEDecoder {
             items.appendEvent(type: eventType, data: inPlaceData, id: idBuffer)
         } else if !dataBuffer.isEmpty {
             recordWork(dataBuffer.count)
-            dataBuffer.withUnsafeBufferPointer {
-                items.appendEvent(type: eventType, data: UnsafeBufferPointer(rebasing: $0.dropLast()), id: idBuffer)
-            }
+            items.appendEvent(type: eventType, taking: &dataBuffer, id: idBuffer)
             dataBuffer.removeAll(keepingCapacity: dataBuffer.capacity <= Self.retainedCapacity)
         }
         if !eventType.isEmpty { eventType = "" }
