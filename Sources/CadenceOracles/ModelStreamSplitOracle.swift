@@ -2,7 +2,8 @@ public import CadenceCore
 
 /// A provider stream decodes to the same typed events for any split of the same bytes, with the
 /// dialect named and with it detected from the content; and, as `ModelEvent` promises, every
-/// choice that appears ends with exactly one finish.
+/// choice that appears ends with exactly one finish. The dialect's decoder gives the same events for
+/// each SSE event read from its bytes (`SSEBatch`) as from its `String`.
 ///
 /// One oracle per dialect (``OpenAIChatSplitOracle`` …) so that each has its own fuzz target and
 /// seed corpus. The options byte chooses the limits (the defaults, or small ones the payload can
@@ -36,7 +37,30 @@ extension ModelStreamSplitOracle {
         if whole.error == nil { try checkChoicesFinishOnce(whole.events, named) }
         let split = decode(input.chunks(of: input.payload), with: make())
         try OracleViolation.expect(
-            split, equals: whole, "\(named): chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
+            split, equals: whole, "\(named): chunks \(input.chunkLengths(total: input.payload.count)) differ from whole"
+        )
+        if let dialect { try checkBytesDecodeLikeStrings(input.payload, dialect: dialect, limits: limits) }
+    }
+
+    /// The SSE events of `payload`, decoded by the dialect's decoder from their bytes and from their
+    /// `String`s, give the same events.
+    static func checkBytesDecodeLikeStrings(
+        _ payload: [UInt8], dialect: ModelDialect, limits: SSELimits
+    ) throws(OracleViolation) {
+        guard var strings = dialect.makeSSEDialectDecoder(), var borrowed = dialect.makeSSEDialectDecoder() else {
+            return
+        }
+        var sse = SSEDecoder(limits: limits)
+        var expected: [ModelEvent] = []
+        for case .event(let event) in (try? sse.feed(payload)) ?? [] { expected += strings.decode(event) }
+        var batched = SSEDecoder(limits: limits)
+        var batch = SSEBatch()
+        try? batched.feed(payload, into: &batch)  // the items before a limit error are in the batch
+        var events: [ModelEvent] = []
+        for case .event(let event) in batch { events += borrowed.decode(event) }
+        try OracleViolation.expect(
+            events + borrowed.finish(), equals: expected + strings.finish(),
+            "\(dialect.rawValue): events decoded from bytes differ from those from strings")
     }
 
     /// Every choice that appears ends with exactly one finish, and nothing follows it in that choice.

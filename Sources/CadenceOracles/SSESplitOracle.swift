@@ -1,6 +1,7 @@
 import CadenceCore
 
-/// The SSE decoder gives the same items, errors and final state for any split of the same bytes.
+/// The SSE decoder gives the same items, errors and final state for any split of the same bytes,
+/// and the same into an ``SSEBatch`` as into an array.
 ///
 /// The options byte chooses the limits (the defaults, or small ones that the payload can exceed, so
 /// that the error path is split too). The payload is decoded whole and in the header's chunks (one
@@ -41,6 +42,10 @@ public enum SSESplitOracle: FuzzOracle {
         let split = decode(input.chunks(of: input.payload), with: &chunked)
         try OracleViolation.expect(
             split, equals: whole, "chunks \(input.chunkLengths(total: input.payload.count)) differ from whole")
+        var batched = SSEDecoder(limits: limits)
+        let borrowed = decode(input.chunks(of: input.payload), with: &batched, intoBatch: true)
+        try OracleViolation.expect(
+            borrowed, equals: split, "into a batch, chunks \(input.chunkLengths(total: input.payload.count)) differ")
         guard whole.error == nil else { return }
         if limits == .default {
             let reference = SSEReferenceDecoder(input.payload)
@@ -57,11 +62,24 @@ public enum SSESplitOracle: FuzzOracle {
         try OracleViolation.expect(reconnected, equals: again, "a second body after finish() differs")
     }
 
-    /// Feeds `chunks` then finishes, stopping at the first error.
-    static func decode(_ chunks: [ArraySlice<UInt8>], with decoder: inout SSEDecoder) -> Outcome {
+    /// Feeds `chunks` then finishes, stopping at the first error; with `intoBatch`, feeds them into
+    /// one reused ``SSEBatch``, read after each chunk.
+    static func decode(
+        _ chunks: [ArraySlice<UInt8>], with decoder: inout SSEDecoder, intoBatch: Bool = false
+    ) -> Outcome {
         var outcome = Outcome()
+        var batch = SSEBatch()
         do throws(SSEDecoderError) {
-            for chunk in chunks { outcome.items += try decoder.feed(chunk) }
+            for chunk in chunks {
+                guard intoBatch else {
+                    outcome.items += try decoder.feed(chunk)
+                    continue
+                }
+                let fed = Result { () throws(SSEDecoderError) in try decoder.feed(chunk, into: &batch) }
+                outcome.items += batch.map(SSEItem.init)  // with the items before an error
+                batch.removeAll()
+                try fed.get()
+            }
             outcome.items += try decoder.finish()
         } catch {
             outcome.error = error.code

@@ -71,3 +71,24 @@ extension SSEDecoder {
         return decoding
     }
 }
+
+extension SSEDecoder {
+    /// Feeds `bytes` cut as `chunking` into one reused ``SSEBatch``, then finishes; stops at the first
+    /// error. The items come out as `SSEItem`s, each batch read before it is emptied for the next chunk.
+    mutating func decodeIntoBatch(_ bytes: [UInt8], _ chunking: SSEChunking) -> SSEDecoding {
+        var decoding = SSEDecoding()
+        var batch = SSEBatch()
+        do {
+            for chunk in chunking.chunks(of: bytes) {
+                let fed = Result { () throws(SSEDecoderError) in try feed(chunk, into: &batch) }
+                decoding.items += batch.map(SSEItem.init)  // with those before an error
+                batch.removeAll()
+                try fed.get()
+            }
+            decoding.items += try finish()
+        } catch {
+            decoding.error = error
+        }
+        return decoding
+    }
+}

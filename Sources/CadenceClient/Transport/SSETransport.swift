@@ -60,14 +60,14 @@ public struct SSETransport: ResearchTransport {
         let pump = Task {
             var reader = transfer.reader
             var decoder = SSEDecoder(limits: limits)
-            var sseItems: [SSEItem] = []
+            var batch = SSEBatch()
             do {
                 while let chunk = try await reader.next() {
-                    try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &sseItems) }
-                    try Self.yield(sseItems, to: continuation)
-                    sseItems.removeAll(keepingCapacity: true)
+                    try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &batch) }
+                    try Self.yield(batch, to: continuation)
+                    batch.removeAll()
                 }
-                try Self.yield(try decoder.finish(), to: continuation)
+                _ = try decoder.finish()  // dispatches nothing, by the standard; throws a limit error
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: Self.clientError(error))
@@ -96,8 +96,8 @@ public struct SSETransport: ResearchTransport {
     }
 
     /// Comments other than `: flush-tokens`, and `retry:`, become ``TransportItem/keepalive``.
-    static func yield(_ items: [SSEItem], to continuation: AsyncThrowingStream<TransportItem, any Error>.Continuation) throws {
-        for item in items {
+    static func yield(_ batch: SSEBatch, to continuation: AsyncThrowingStream<TransportItem, any Error>.Continuation) throws {
+        for item in batch {
             if let event = try ResearchEventDecoder.decode(item) {
                 continuation.yield(.event(event))
             } else {

@@ -29,10 +29,28 @@ struct JSONTextParser {
     /// Parses one JSON value, with optional whitespace around it.
     static func parse(_ text: String) throws(Failure) -> JSONValue {
         var text = text
-        let result = text.withUTF8 { buffer -> Result<JSONValue, Failure> in
-            var parser = JSONTextParser(bytes: buffer)
-            return Result { () throws(Failure) in try parser.parseDocument() }
+        let result = text.withUTF8 { buffer in Result { () throws(Failure) in try parse(buffer) } }
+        return try result.get()
+    }
+
+    /// Parses one JSON value from UTF-8 bytes, with optional whitespace around it: the same value,
+    /// or the same failure, as parsing the `String` the bytes decode to (invalid UTF-8 as U+FFFD).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+        var parser = JSONTextParser(bytes: bytes)
+        do {
+            return try parser.parseDocument()
+        } catch {
+            // Bytes and their text parse alike: invalid UTF-8 inside a string decodes to U+FFFD either
+            // way, and outside one fails either way. Only a failure's message, which names a byte and
+            // its offset, can differ: take it from the text, as parsing the String would.
+            guard UTF8Validation.check(bytes) == .invalid else { throw error }
+            return try parse(String(decoding: bytes, as: UTF8.self))
         }
+    }
+
+    /// Parses one JSON value from the UTF-8 bytes of `slice`.
+    static func parse(_ slice: ArraySlice<UInt8>) throws(Failure) -> JSONValue {
+        let result = slice.withUnsafeBufferPointer { buffer in Result { () throws(Failure) in try parse(buffer) } }
         return try result.get()
     }
 
@@ -142,7 +160,7 @@ struct JSONTextParser {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self)
+                return String(decodingUTF8: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]))
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw failure("a control character inside a string must be escaped") }
@@ -154,7 +172,7 @@ struct JSONTextParser {
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: decoded, as: UTF8.self)
+                return decoded.withUnsafeBufferPointer { String(decodingUTF8: $0) }
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &decoded)
             case ..<0x20:

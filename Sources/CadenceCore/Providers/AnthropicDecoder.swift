@@ -37,6 +37,12 @@ public struct AnthropicDecoder: Sendable {
         decode(payload: event.data, eventType: event.type)
     }
 
+    /// Decodes one event of an ``SSEBatch``, reading its JSON from the event's bytes: the same
+    /// events as decoding the matching ``SSEEvent``.
+    public mutating func decode(_ event: SSEBatch.Event) -> [ModelEvent] {
+        decode(payload: event.dataBytes, eventType: event.type)
+    }
+
     /// Ends the stream: without a `stop_reason` or `message_stop` the answer finishes as
     /// ``FinishReason/truncated``.
     public mutating func finish() -> [ModelEvent] {
@@ -47,7 +53,7 @@ public struct AnthropicDecoder: Sendable {
 extension AnthropicDecoder: ProviderPayloadDecoder {
     static var dialect: ModelDialect { .anthropic }
 
-    mutating func decode(json: JSONValue, eventType: String, payload: String) -> [ModelEvent] {
+    mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {
         choices.note(0)
         switch json["type"]?.stringValue ?? eventType {
         case "message_start":

@@ -35,6 +35,12 @@ public struct GeminiDecoder: Sendable {
         decode(payload: event.data, eventType: event.type)
     }
 
+    /// Decodes one event of an ``SSEBatch``, reading its JSON from the event's bytes: the same
+    /// events as decoding the matching ``SSEEvent``.
+    public mutating func decode(_ event: SSEBatch.Event) -> [ModelEvent] {
+        decode(payload: event.dataBytes, eventType: event.type)
+    }
+
     /// Ends the stream: emits the last usage and one finish per candidate.
     public mutating func finish() -> [ModelEvent] {
         guard !ended else { return [] }
@@ -53,7 +59,7 @@ extension GeminiDecoder: ProviderPayloadDecoder {
 
     static var acceptsArrays: Bool { true }
 
-    mutating func decode(json: JSONValue, eventType: String, payload: String) -> [ModelEvent] {
+    mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {
         switch json {
         case .array(let chunks):  // the JSON-array stream, or an error wrapped in an array
             return chunks.flatMap { decode(json: $0, eventType: eventType, payload: payload) }

@@ -5,11 +5,12 @@
 /// chunks split. Call ``finish()`` at the end of the body: a stream that stopped before its
 /// terminator then ends with ``FinishReason/truncated``.
 ///
-/// SSE dialects go through ``SSEDecoder``. Beside it, JSON written into the body *without* `data:`
+/// SSE dialects go through ``SSEDecoder`` into an ``SSEBatch``, and each event's JSON is parsed from
+/// its bytes, with no `String` made for its data. Beside it, JSON written into the body *without* `data:`
 /// framing (Gemini's mid-stream error object, captured payloads one per line) is found and decoded
 /// too, in order. At the end of the body, an SSE event that lacks only its closing blank line is
 /// kept when its data is complete JSON (captured files often stop there), and discarded otherwise,
-/// as the SSE standard says. Ollama goes through ``NDJSONDecoder``.
+/// as the SSE standard says. Ollama goes through ``NDJSONDecoder``, each line's JSON parsed in place.
 ///
 /// With ``autoDetecting(limits:)`` the dialect comes from the content (see
 /// ``ModelDialect/detect(_:isComplete:)``): bytes are held back until it is known. When the first
@@ -30,6 +31,8 @@ public struct ModelStreamDecoder: Sendable {
     public let limits: SSELimits
     private var decoder: any ProviderPayloadDecoder
     private var sse: SSEDecoder
+    /// The SSE decoder's items for the current chunk: each event's JSON is parsed from its bytes.
+    private var batch = SSEBatch()
     private var scanner: UnframedJSONScanner
     private var lines: NDJSONDecoder
     /// Bytes held back until the dialect is detected.
@@ -170,13 +173,14 @@ public struct ModelStreamDecoder: Sendable {
         _ bytes: ArraySlice<UInt8>, into events: inout [ModelEvent], keepingOnlyComplete: Bool = false
     ) throws(ModelStreamError) {
         guard !bytes.isEmpty else { return }
-        let items: [SSEItem]
-        do { items = try sse.feed(bytes) } catch { throw ModelStreamError(error) }
-        for case .event(let event) in items {
-            if keepingOnlyComplete, !Self.isComplete(event.data) { continue }
-            events += decodePayload(event.data, eventType: event.type)
+        batch.removeAll()
+        var limitError: SSEDecoderError?
+        do { try sse.feed(bytes, into: &batch) } catch { limitError = error }
+        for case .event(let event) in batch {
+            if keepingOnlyComplete, !Self.isComplete(event.dataBytes) { continue }
+            events += decodePayload(event.dataBytes, eventType: event.type)
         }
-        if let failure = sse.failure { throw ModelStreamError(failure) }
+        if let limitError { throw ModelStreamError(limitError) }
     }
 
     /// Feeds the NDJSON splitter a line at a time, so that a too-long line stops the events where it
@@ -187,15 +191,29 @@ public struct ModelStreamDecoder: Sendable {
         var rest = bytes[...]
         while !rest.isEmpty {
             let end = rest.firstIndex(of: UInt8(ascii: "\n")).map { rest.index(after: $0) } ?? rest.endIndex
-            let complete: [String]
-            do { complete = try lines.feed(rest[..<end]) } catch { throw ModelStreamError(error) }
-            for line in complete { events += decodePayload(line, eventType: "message") }
+            // The splitter is taken out of `self` while it calls back into `self` with each line.
+            var splitter = lines
+            lines = NDJSONDecoder(maxLineBytes: limits.maxLineBytes)
+            defer { lines = splitter }
+            do {
+                try splitter.feed(rest[..<end]) { line in
+                    events += keepingFinishedChoicesClosed(
+                        decoder.decode(payload: ProviderPayload(bytes: line), eventType: "message"))
+                }
+            } catch {
+                throw ModelStreamError(error)
+            }
             rest = rest[end...]
         }
     }
 
     /// Decodes one payload of the dialect.
     private mutating func decodePayload(_ payload: String, eventType: String) -> [ModelEvent] {
+        keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
+    }
+
+    /// Decodes one payload of the dialect, reading its JSON from the bytes of an SSE event's data.
+    private mutating func decodePayload(_ payload: ArraySlice<UInt8>, eventType: String) -> [ModelEvent] {
         keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
     }
 
@@ -213,7 +231,9 @@ public struct ModelStreamDecoder: Sendable {
         return kept
     }
 
-    private static func isComplete(_ data: String) -> Bool {
-        data.trimmedWhitespace == "[DONE]" || (try? JSONTextParser.parse(data)) != nil
+    private static func isComplete(_ data: ArraySlice<UInt8>) -> Bool {
+        data.withUnsafeBufferPointer { bytes in
+            ProviderPayload(bytes: bytes).isExactly("[DONE]") || (try? JSONTextParser.parse(bytes)) != nil
+        }
     }
 }

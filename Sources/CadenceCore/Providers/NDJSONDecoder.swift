@@ -31,13 +31,29 @@ public struct NDJSONDecoder: Sendable {
     public mutating func feed(_ bytes: some Collection<UInt8>) throws(NDJSONDecoderError) -> [String] {
         var lines = heldLines
         heldLines = []
+        do {
+            try feed(bytes) { lines.append(String(decodingUTF8: $0)) }
+        } catch {
+            heldLines = lines
+            throw error
+        }
+        return lines
+    }
+
+    /// Adds bytes and hands each line they complete to `body`, as bytes valid during the call only
+    /// (without its line end; blank lines are skipped), so that a line's JSON can be read in place.
+    ///
+    /// - Throws: ``NDJSONDecoderError`` as ``feed(_:)`` does, after handing over the lines before it.
+    mutating func feed(
+        _ bytes: some Collection<UInt8>, eachLine body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(NDJSONDecoderError) {
         var isTooLong = false
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
                 if skippingLongLine {
                     skippingLongLine = false
                 } else {
-                    appendLine(to: &lines)
+                    completeLine(body)
                 }
                 continue
             }
@@ -49,27 +65,24 @@ public struct NDJSONDecoder: Sendable {
                 isTooLong = true
             }
         }
-        if isTooLong {
-            heldLines = lines
-            throw NDJSONDecoderError(maxLineBytes: maxLineBytes)
-        }
-        return lines
+        if isTooLong { throw NDJSONDecoderError(maxLineBytes: maxLineBytes) }
     }
 
     /// Ends the stream and returns the last line if it had no line end.
     public mutating func finish() -> [String] {
         var lines = heldLines
         heldLines = []
-        if !skippingLongLine { appendLine(to: &lines) }
+        if !skippingLongLine { completeLine { lines.append(String(decodingUTF8: $0)) } }
         skippingLongLine = false
         return lines
     }
 
-    private mutating func appendLine(to lines: inout [String]) {
+    /// Hands the line held so far to `body`, without a final CR, unless it is blank; then empties it.
+    private mutating func completeLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         defer { line.removeAll(keepingCapacity: true) }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
-        lines.append(String(decoding: line, as: UTF8.self))
+        line.withUnsafeBufferPointer(body)
     }
 }
 

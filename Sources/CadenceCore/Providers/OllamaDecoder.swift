@@ -35,7 +35,7 @@ public struct OllamaDecoder: Sendable {
 extension OllamaDecoder: ProviderPayloadDecoder {
     static var dialect: ModelDialect { .ollama }
 
-    mutating func decode(json: JSONValue, eventType: String, payload: String) -> [ModelEvent] {
+    mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {
         choices.note(0)
         if let error = Self.streamError(in: json, eventType: eventType, payload: payload) {
             return [.error(error)] + choices.finishUnfinished(.error)

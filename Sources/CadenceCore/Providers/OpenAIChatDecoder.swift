@@ -28,6 +28,12 @@ public struct OpenAIChatDecoder: Sendable {
         decode(payload: event.data, eventType: event.type)
     }
 
+    /// Decodes one event of an ``SSEBatch``, reading its JSON from the event's bytes: the same
+    /// events as decoding the matching ``SSEEvent``.
+    public mutating func decode(_ event: SSEBatch.Event) -> [ModelEvent] {
+        decode(payload: event.dataBytes, eventType: event.type)
+    }
+
     /// Ends the stream: choices not finished yet finish with ``FinishReason/truncated`` unless
     /// `[DONE]` was seen.
     public mutating func finish() -> [ModelEvent] {
@@ -38,13 +44,13 @@ public struct OpenAIChatDecoder: Sendable {
 extension OpenAIChatDecoder: ProviderPayloadDecoder {
     static var dialect: ModelDialect { .openAIChat }
 
-    mutating func decode(sentinel: Substring) -> [ModelEvent]? {
-        guard sentinel == "[DONE]" else { return nil }
+    mutating func decode(sentinel: ProviderPayload) -> [ModelEvent]? {
+        guard sentinel.isExactly("[DONE]") else { return nil }
         ended = true
         return choices.finishUnfinished(.stop)
     }
 
-    mutating func decode(json: JSONValue, eventType: String, payload: String) -> [ModelEvent] {
+    mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {
         // `[DONE]` ended the stream and finished every choice: what follows it is ignored, or a choice
         // first seen after it would never finish.
         guard !ended else { return [] }

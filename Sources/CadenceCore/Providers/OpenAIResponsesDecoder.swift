@@ -31,6 +31,12 @@ public struct OpenAIResponsesDecoder: Sendable {
         decode(payload: event.data, eventType: event.type)
     }
 
+    /// Decodes one event of an ``SSEBatch``, reading its JSON from the event's bytes: the same
+    /// events as decoding the matching ``SSEEvent``.
+    public mutating func decode(_ event: SSEBatch.Event) -> [ModelEvent] {
+        decode(payload: event.dataBytes, eventType: event.type)
+    }
+
     /// Ends the stream: without a terminal `response.*` event the answer finishes as
     /// ``FinishReason/truncated``.
     public mutating func finish() -> [ModelEvent] {
@@ -41,11 +47,11 @@ public struct OpenAIResponsesDecoder: Sendable {
 extension OpenAIResponsesDecoder: ProviderPayloadDecoder {
     static var dialect: ModelDialect { .openAIResponses }
 
-    mutating func decode(sentinel: Substring) -> [ModelEvent]? {
-        sentinel == "[DONE]" ? [] : nil
+    mutating func decode(sentinel: ProviderPayload) -> [ModelEvent]? {
+        sentinel.isExactly("[DONE]") ? [] : nil
     }
 
-    mutating func decode(json: JSONValue, eventType: String, payload: String) -> [ModelEvent] {
+    mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {
         if let sequence = json["sequence_number"]?.intValue {
             if let last = lastSequenceNumber, sequence <= last { return [] }
             lastSequenceNumber = sequence

@@ -1,16 +1,26 @@
 // The hot path of SSEDecoder: splitting bytes into lines and interpreting each line.
 //
 // Lines inside one chunk are interpreted in place, without copying, and an event made of one
-// `data` line inside a chunk becomes its String straight from the chunk. Only the start of a
-// line cut by the end of a chunk is kept, in `pendingLine`; once such a line is known to be a
-// `data` line, its value goes straight to `dataBuffer` (`isStreamingData`), so a long
-// event is copied once, not once per chunk. Line endings are found eight bytes at a time inline
-// for short lines, and with memchr for long ones.
+// `data` line inside a chunk goes to the sink (an `[SSEItem]`, or an `SSEBatch`, which keeps the
+// bytes) straight from the chunk. Only the start of a line cut by the end of a chunk is kept, in
+// `pendingLine`; once such a line is known to be a `data` line, its value goes straight to
+// `dataBuffer` (`isStreamingData`), so a long event is copied once, not once per chunk. Line
+// endings are found eight bytes at a time inline for short lines, and with memchr for long ones.
 
 extension SSEDecoder {
     /// Decodes `buffer`, appending items; on a limit error records it in `failure` and stops.
     @usableFromInline
     mutating func decode(_ buffer: UnsafeRawBufferPointer, into items: inout [SSEItem]) {
+        decodeLines(buffer, into: &items)
+    }
+
+    /// Decodes `buffer`, appending items to `batch`; on a limit error records it in `failure` and stops.
+    @usableFromInline
+    mutating func decode(_ buffer: UnsafeRawBufferPointer, into batch: inout SSEBatch) {
+        batch.write(buffer) { decodeLines(buffer, into: &$0) }
+    }
+
+    private mutating func decodeLines<Sink: SSEItemSink>(_ buffer: UnsafeRawBufferPointer, into items: inout Sink) {
         guard failure == nil, let start = buffer.baseAddress, !buffer.isEmpty else { return }
         let bytes = start.assumingMemoryBound(to: UInt8.self)
         let end = buffer.count
@@ -46,6 +56,9 @@ extension SSEDecoder {
             } else if line.isEmpty {
                 dispatch(inPlaceData: inPlaceData, into: &items)
                 inPlaceData = nil
+            } else if inPlaceData == nil, dataBuffer.isEmpty, let value = firstDataValue(line) {
+                recordWork(line.count)
+                inPlaceData = value  // the usual line, interpreted at once
             } else {
                 interpretLine(line, inPlaceData: &inPlaceData, canStayInPlace: true, into: &items)
             }
@@ -63,6 +76,19 @@ extension SSEDecoder {
         if position < end {
             holdPartialLine(bytes + position, count: end - position)
         }
+    }
+
+    /// The value of `line` if it is a `data` line within the limits, as the first data line of a
+    /// block: `interpretLine` would keep it in place too.
+    @inline(__always)
+    private func firstDataValue(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let start = line.baseAddress!
+        guard line.count >= 5, SSEField.startsWithDataColon(start), line.count <= limits.maxLineBytes else {
+            return nil
+        }
+        let valueStart = line.count > 5 && start[5] == SSEByte.space ? 6 : 5
+        guard line.count - valueStart <= limits.maxEventBytes else { return nil }
+        return UnsafeBufferPointer(start: start + valueStart, count: line.count - valueStart)
     }
 
     /// Lines up to this long are searched for their ending inline, longer ones with `memchr`.
@@ -88,7 +114,7 @@ extension SSEDecoder {
     }
 
     /// Handles the last part of a line, `line`, whose start was held from earlier chunks.
-    private mutating func completeLine(_ line: UnsafeBufferPointer<UInt8>, into items: inout [SSEItem]) {
+    private mutating func completeLine<Sink: SSEItemSink>(_ line: UnsafeBufferPointer<UInt8>, into items: inout Sink) {
         holdPartialLine(line.baseAddress!, count: line.count)
         if failure != nil { return }
         if isStreamingData {
@@ -162,11 +188,11 @@ extension SSEDecoder {
 
     /// Interprets one complete, non-empty line (without its ending): the standard's "process the
     /// field". The value of a first `data` line may stay in place when `canStayInPlace`.
-    private mutating func interpretLine(
+    private mutating func interpretLine<Sink: SSEItemSink>(
         _ line: UnsafeBufferPointer<UInt8>,
         inPlaceData: inout UnsafeBufferPointer<UInt8>?,
         canStayInPlace: Bool,
-        into items: inout [SSEItem]
+        into items: inout Sink
     ) {
         let start = line.baseAddress!
         let count = line.count
@@ -200,14 +226,15 @@ extension SSEDecoder {
         case .id:
             if start.firstOffset(of: 0, from: valueStart, to: count) == count {
                 idBuffer = String(decodingUTF8: value)
+                idIsDispatched = false
             }
         case .retry:
             if let milliseconds = Self.milliseconds(value) {
                 reconnectionTime = milliseconds
-                items.append(.retry(milliseconds))
+                items.appendRetry(milliseconds)
             }
         case .comment:
-            items.append(.comment(String(decodingUTF8: value)))
+            items.appendComment(value)
         case .ignored:
             break
         }
@@ -215,24 +242,23 @@ extension SSEDecoder {
 
     /// The standard's "dispatch the event", run at each blank line. `inPlaceData` is the value
     /// of the block's only data line when it is still in the chunk being decoded.
-    private mutating func dispatch(inPlaceData: UnsafeBufferPointer<UInt8>?, into items: inout [SSEItem]) {
-        lastEventID = idBuffer
-        let text: String
+    private mutating func dispatch<Sink: SSEItemSink>(
+        inPlaceData: UnsafeBufferPointer<UInt8>?, into items: inout Sink
+    ) {
+        // Strings are assigned only when they change: most events keep the ID and have no type.
+        if !idIsDispatched {
+            lastEventID = idBuffer
+            idIsDispatched = true
+        }
         if let inPlaceData {
             recordWork(inPlaceData.count)
-            text = String(decodingUTF8: inPlaceData)
-        } else if dataBuffer.isEmpty {
-            eventType = ""
-            return
-        } else {
+            items.appendEvent(type: eventType, data: inPlaceData, id: idBuffer)
+        } else if !dataBuffer.isEmpty {
             recordWork(dataBuffer.count)
-            text = dataBuffer.withUnsafeBufferPointer {
-                String(decodingUTF8: UnsafeBufferPointer(rebasing: $0.dropLast()))
-            }
+            items.appendEvent(type: eventType, taking: &dataBuffer, id: idBuffer)
             dataBuffer.removeAll(keepingCapacity: dataBuffer.capacity <= Self.retainedCapacity)
         }
-        items.append(.event(SSEEvent(type: eventType.isEmpty ? "message" : eventType, data: text, id: idBuffer)))
-        eventType = ""
+        if !eventType.isEmpty { eventType = "" }
     }
 
     /// Appends a data line's value, and the LF that ends it, to the event's data.
