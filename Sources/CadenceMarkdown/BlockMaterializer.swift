@@ -85,21 +85,36 @@ struct BlockMaterializer {
             return node.kind == .document ? content : [.blockQuote(content)]
         case .paragraph:
             if streaming, options.tables, let split = pendingTableHeader(node) { return split }
-            if streaming, node === leafNode, leaf != nil {
-                let work = workCounter
-                return [.paragraph(leaf!.paragraph(node, options: options, references: references, work: work))]
+            if streaming, leaf != nil,
+                node === leafNode || leaf!.hasPrevious(TailLeaf.paragraphKey(node, references: references))
+            {
+                var steps = 0
+                defer { workCounter?.steps += steps }
+                return [
+                    .paragraph(
+                        leaf!.paragraph(
+                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps))
+                ]
             }
             return [.paragraph(inlines(node.fullText, streaming: streaming))]
         case .heading:
-            return [.heading(level: node.level, inlines(node.text, streaming: streaming))]
+            if streaming, leaf != nil, node === leafNode {
+                var steps = 0
+                defer { workCounter?.steps += steps }
+                return [.heading(level: node.level, leaf!.heading(node, options: options, references: references, work: &steps))]
+            }
+            let text = node.hasPendingPart ? BlockParser.headingText(node.pendingPart) : node.text
+            return [.heading(level: node.level, inlines(text, streaming: streaming))]
         case .thematicBreak:
             return [.thematicBreak]
         case .codeBlock:
             let info = node.isFenced && !node.info.isEmpty ? ByteClass.string(node.info) : nil
             let isOpen = streaming && node.isFenced && !node.closedByFence
             let code: String
-            if node === leafNode, leaf != nil {
-                code = leaf!.code(node, work: workCounter)
+            if streaming, leaf != nil, node === leafNode || leaf!.hasPrevious(TailLeaf.codeKey(node)) {
+                var steps = 0
+                code = leaf!.code(node, isLeaf: node === leafNode, work: &steps)
+                workCounter?.steps += steps
             } else {
                 code = ByteClass.string(node.fullText)
             }
@@ -118,9 +133,16 @@ struct BlockMaterializer {
         case .item:
             return listItem(node).blocks
         case .table:
-            if node === leafNode, leaf != nil {
-                let work = workCounter
-                return [.table(leaf!.table(node, options: options, references: references, work: work))]
+            if streaming, leaf != nil,
+                node === leafNode || leaf!.hasPrevious(TailLeaf.tableKey(node, references: references))
+            {
+                var steps = 0
+                defer { workCounter?.steps += steps }
+                return [
+                    .table(
+                        leaf!.table(
+                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps))
+                ]
             }
             let columns = node.table.alignments.count
             let header = node.table.header.map { inlines($0[...], streaming: false) }

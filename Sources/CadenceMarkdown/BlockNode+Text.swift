@@ -51,10 +51,23 @@ struct LeafText {
     let pending: ArraySlice<UInt8>
     let hasPending: Bool
 
+    init(head: ArraySlice<UInt8>, pending: ArraySlice<UInt8>) {
+        self.head = head
+        self.pending = pending
+        hasPending = true
+    }
+
     init(_ node: BlockNode) {
         head = node.text
         pending = node.pendingPart
         hasPending = node.hasPendingPart
+    }
+
+    /// The bytes from `start` to `end` when they lie in one of the parts, without copying.
+    func contiguous(from start: Int, to end: Int) -> ArraySlice<UInt8>? {
+        if end <= head.count { return head[(head.startIndex + start)..<(head.startIndex + end)] }
+        guard hasPending, start >= head.count, end - head.count <= pending.count else { return nil }
+        return pending[(pending.startIndex + start - head.count)..<(pending.startIndex + end - head.count)]
     }
 
     var count: Int { head.count + (hasPending ? pending.count + 1 : 0) }

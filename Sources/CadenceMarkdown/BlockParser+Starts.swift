@@ -70,24 +70,36 @@ extension BlockParser {
         while i < line.count && line[i] == UInt8(ascii: "#") { i += 1 }
         let level = i - nextNonspace
         guard level <= 6, i == line.count || ByteClass.isSpaceOrTab(line[i]) else { return false }
-        lineEndSensitive = true  // the text and a closing sequence run to the end of the line
+        if i == line.count { lineEndSensitive = true }  // more `#` may follow
         advanceNextNonspace()
         advanceOffset(level, columns: false)
         closeUnmatchedBlocks()
         let heading = addChild(.heading)
         heading.level = level
-        var text = ByteClass.trimmed(line[offset...])
-        // Strip an optional closing sequence of #s preceded by a space (or the whole content).
-        var end = text.endIndex
-        while end > text.startIndex && text[end - 1] == UInt8(ascii: "#") { end -= 1 }
-        if end == text.startIndex {
-            text = text[end..<end]
-        } else if end < text.endIndex, ByteClass.isSpaceOrTab(text[end - 1]) {
-            text = ByteClass.trimmed(text[text.startIndex..<end])
+        if defersLastLine {
+            // The text depends on how the line ends (a closing sequence): it is cut when read.
+            heading.pendingPart = line[offset...]
+            heading.hasPendingPart = true
+            deferredLeaf = heading
+            deferredOffset = offset
+        } else {
+            heading.content = Array(Self.headingText(line[offset...]))
         }
-        heading.content = Array(text)
         advanceOffset(line.count - offset, columns: false)
         return true
+    }
+
+    /// An ATX heading's text: the rest of its line, trimmed, without a closing sequence of `#`s
+    /// preceded by a space (or made only of `#`s).
+    static func headingText(_ rest: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let text = ByteClass.trimmed(rest)
+        var end = text.endIndex
+        while end > text.startIndex && text[end - 1] == UInt8(ascii: "#") { end -= 1 }
+        if end == text.startIndex { return text[end..<end] }
+        if end < text.endIndex, ByteClass.isSpaceOrTab(text[end - 1]) {
+            return ByteClass.trimmed(text[text.startIndex..<end])
+        }
+        return text
     }
 
     private mutating func startFence() -> Bool {
@@ -115,10 +127,23 @@ extension BlockParser {
     private mutating func startSetextHeading(_ paragraph: BlockNode) -> Bool {
         let marker = line[nextNonspace]
         var i = nextNonspace
-        while i < line.count && line[i] == marker { i += 1 }
+        var markersEnd = -1
+        if let known = lineScans.underline, known.start == nextNonspace, known.marker == marker,
+            known.end <= line.count
+        {
+            i = known.end
+            if known.markersEnd < known.end { markersEnd = known.markersEnd }
+        }
+        let scanStart = i
+        if markersEnd < 0 {
+            while i < line.count && line[i] == marker { i += 1 }
+            markersEnd = i
+        }
         while i < line.count && ByteClass.isSpaceOrTab(line[i]) { i += 1 }
+        work += i - scanStart
         guard i == line.count else { return false }
         lineEndSensitive = true
+        if defersLastLine { lineScans.underline = (nextNonspace, marker, markersEnd, i) }
         closeUnmatchedBlocks()
         extractReferenceDefinitions(paragraph)
         guard !paragraph.text.isEmpty else { return false }
@@ -145,7 +170,12 @@ extension BlockParser {
         let marker = line[nextNonspace]
         var count = 0
         var i = nextNonspace
-        defer { work += i - nextNonspace }
+        if let known = lineScans.rule, known.start == nextNonspace, known.marker == marker, known.end <= line.count {
+            i = known.end
+            count = known.count
+        }
+        let scanStart = i
+        defer { work += i - scanStart }
         while i < line.count {
             let c = line[i]
             if c == marker {
@@ -157,6 +187,7 @@ extension BlockParser {
             i += 1
         }
         lineEndSensitive = true
+        if defersLastLine { lineScans.rule = (nextNonspace, marker, i, count) }
         if count < 3 { thematicBreakScannedTo = i }
         return count >= 3
     }

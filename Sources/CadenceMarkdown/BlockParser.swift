@@ -40,6 +40,8 @@ struct BlockParser {
     var deferredLeaf: BlockNode?
     /// Where the deferred block's part of the line starts.
     var deferredOffset = 0
+    /// Tail snapshots: where scans of the same pending line stopped at the last read.
+    var lineScans = LineScans()
 
     init(options: MarkdownOptions) {
         self.options = options
@@ -77,6 +79,10 @@ struct BlockParser {
         var i = offset
         var cols = column
         work += 1
+        if let known = lineScans.blank, known.start == offset, known.column == column, known.end <= line.count {
+            i = known.end
+            cols = known.endColumn
+        }
         while i < line.count {
             work += 1
             let c = line[i]
@@ -91,7 +97,10 @@ struct BlockParser {
             }
         }
         blank = i == line.count
-        if blank { lineEndSensitive = true }
+        if blank {
+            lineEndSensitive = true
+            if defersLastLine { lineScans.blank = (offset, column, i, cols) }
+        }
         nextNonspace = i
         nextNonspaceColumn = cols
         indent = cols - column

@@ -288,19 +288,25 @@ struct InlineParser {
         return true
     }
 
+    /// The bytes that start or end an inline construct: a line ending, `\\`, `` ` ``, `*`, `_`, `~`,
+    /// `[`, `]`, `!`, `<` and `&`, as two 64-bit masks (bytes 0–63 and 64–127).
+    private static let specialLow: UInt64 = 1 << 0x0A | 1 << 0x21 | 1 << 0x26 | 1 << 0x2A | 1 << 0x3C
+    private static let specialHigh: UInt64 =
+        1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x5D - 64) | 1 << (0x5F - 64) | 1 << (0x60 - 64)
+        | 1 << (0x7E - 64)
+
+    @inline(__always)
     static func isSpecial(_ c: UInt8) -> Bool {
-        switch c {
-        case 0x0A, UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"),
-            UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: "&"):
-            return true
-        default: return false
-        }
+        c < 64 ? specialLow >> c & 1 != 0 : c < 128 ? specialHigh >> (c - 64) & 1 != 0 : false
     }
 
     mutating func parseString() {
         let start = pos
-        pos += 1
-        while pos < subject.count && !Self.isSpecial(subject[pos]) { pos += 1 }
+        pos = subject.withUnsafeBufferPointer { b in
+            var p = start + 1
+            while p < b.count && !Self.isSpecial(b[p]) { p += 1 }
+            return p
+        }
         work += pos - start
         appendText(start, pos)
         guard closesOpenConstructs, pos - start > 1, isSafe else { return }

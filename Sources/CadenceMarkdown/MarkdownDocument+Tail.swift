@@ -3,39 +3,44 @@
 extension MarkdownDocument.Storage {
     /// The tail, reusing what the last read built (see `TailCache`).
     func tail() -> [Block] {
-        inlineWork.steps += 1
+        var steps = 1
+        defer { inlineWork.steps += steps }
+        let pendingCount = pendingLine.count
         if tailCache.revision == revision {
-            if pendingLine.count == tailCache.pendingCount || tailCache.ignoresPending {
-                tailCache.pendingCount = pendingLine.count
+            if pendingCount == tailCache.pendingCount || tailCache.ignoresPending {
+                tailCache.pendingCount = pendingCount
                 return tailCache.blocks
             }
-            if let leaf = tailCache.deferredLeaf, pendingLine.count > tailCache.pendingCount {
+            if tailCache.deferredLeaf != nil, pendingCount > tailCache.pendingCount {
                 // Only the deferred block's last line grew: update its value in the last tail.
-                leaf.pendingPart = pendingLine[tailCache.deferredOffset...]
-                defer { leaf.pendingPart = [] }
-                tailCache.pendingCount = pendingLine.count
+                tailCache.pendingCount = pendingCount
+                let text = LeafText(head: tailCache.leafHead, pending: pendingLine[tailCache.deferredOffset...])
                 var blocks: [Block] = []
                 swap(&blocks, &tailCache.blocks)
                 if tailCache.leaf.updateInPlace(
-                    leaf, blocks: &blocks, options: parser.options, references: tailCache.references, work: inlineWork)
+                    text, blocks: &blocks, options: parser.options, references: tailCache.references, work: &steps)
                 {
                     tailCache.blocks = blocks
                     return blocks
                 }
-                return materializeTail()
+                let leaf = tailCache.deferredLeaf!
+                leaf.pendingPart = pendingLine[tailCache.deferredOffset...]
+                defer { leaf.pendingPart = [] }
+                return materializeTail(&tailCache)
             }
         }
-        let holder = buildSnapshot()
-        let blocks = materializeTail()
+        let holder = buildSnapshot(&tailCache)
+        let blocks = materializeTail(&tailCache)
         holder?.pendingPart = []  // the pending line keeps growing in place
         return blocks
     }
 
     /// Copies the live parser, reads the pending line into the copy and closes it virtually.
     /// Returns the node that holds part of the pending line.
-    private func buildSnapshot() -> BlockNode? {
+    private func buildSnapshot(_ cache: inout TailCache) -> BlockNode? {
         var snapshot = parser.copy(asSnapshot: true)
         snapshot.defersLastLine = true
+        if cache.revision == revision { snapshot.lineScans = cache.lineScans }
         let workBefore = snapshot.work
         var ignoresPending = false
         var sensitive = true
@@ -46,54 +51,57 @@ extension MarkdownDocument.Storage {
                 snapshot.incorporate(line: pendingLine)
                 sensitive = snapshot.lineEndSensitive
                 snapshot.line = []  // the pending line keeps growing in place
+                cache.lineScans = snapshot.lineScans
             }
         }
         snapshot.finish()
         inlineWork.steps += snapshot.work - workBefore
-        tailCache.revision = revision
-        tailCache.pendingCount = pendingLine.count
-        tailCache.ignoresPending = ignoresPending
-        tailCache.closed = snapshot.closed
-        tailCache.references = snapshot.references
-        tailCache.definesReferences = snapshot.references.count != parser.references.count
+        cache.revision = revision
+        cache.pendingCount = pendingLine.count
+        cache.ignoresPending = ignoresPending
+        cache.closed = snapshot.closed
+        cache.references = snapshot.references
+        cache.definesReferences = snapshot.references.count != parser.references.count
         let leafNode = TailCache.spineLeaf(under: snapshot.closed.last)
-        tailCache.leafNode = leafNode
-        tailCache.deferredLeaf = nil
+        cache.leafNode = leafNode
+        cache.deferredLeaf = nil
+        cache.leafHead = []
         if let deferred = snapshot.deferredLeaf, !sensitive, deferred === leafNode, deferred.hasPendingPart,
             !TailCache.leafMayChangeShape(deferred, options: parser.options)
         {
-            tailCache.deferredLeaf = deferred
-            tailCache.deferredOffset = snapshot.deferredOffset
+            cache.deferredLeaf = deferred
+            cache.deferredOffset = snapshot.deferredOffset
+            cache.leafHead = deferred.text
         }
         return snapshot.deferredLeaf
     }
 
     /// The tail of the kept snapshot: settled blocks, then the snapshot's blocks, the spine rebuilt
     /// and its last block updated from the last tail's.
-    private func materializeTail() -> [Block] {
-        var materializer = makeMaterializer(references: tailCache.references, writesCache: false)
+    private func materializeTail(_ cache: inout TailCache) -> [Block] {
+        var materializer = makeMaterializer(references: cache.references, writesCache: false)
         materializer.cachesSnapshotBlocks = true
         var leaf = TailLeaf()
-        swap(&leaf, &tailCache.leaf)
-        leaf.beginRead(taking: &tailCache.blocks)
-        if !tailCache.definesReferences, let node = tailCache.leafNode {
+        swap(&leaf, &cache.leaf)
+        leaf.beginRead(taking: &cache.blocks)
+        if !cache.definesReferences, let node = cache.leafNode {
             materializer.leafNode = node
             materializer.leaf = TailLeaf()
             swap(&leaf, &materializer.leaf!)
         }
         var blocks: [Block]
-        if tailCache.definesReferences {
+        if cache.definesReferences {
             // The tail defined a link reference: settled blocks may resolve it.
             blocks = []
             for node in settled { blocks += materializer.blocks(node) }
         } else {
             blocks = settledValues
         }
-        for node in tailCache.closed { blocks += materializer.blocks(node) }
+        for node in cache.closed { blocks += materializer.blocks(node) }
         if materializer.leaf != nil { swap(&leaf, &materializer.leaf!) }
         leaf.endRead()
-        swap(&leaf, &tailCache.leaf)
-        tailCache.blocks = blocks
+        swap(&leaf, &cache.leaf)
+        cache.blocks = blocks
         return blocks
     }
 

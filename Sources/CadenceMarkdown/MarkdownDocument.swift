@@ -142,10 +142,10 @@ extension MarkdownDocument {
                 var j = i
                 while j < bytes.count {
                     let c = bytes[j]
-                    if c == 0x0A || c == 0x0D || c == 0x00 { break }
+                    if c < 0x0E && (c == 0x0A || c == 0x0D || c == 0x00) { break }
                     j += 1
                 }
-                line.append(contentsOf: bytes[i..<j])
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<j]))
                 guard j < bytes.count else { break }
                 i = j + 1
                 switch bytes[j] {
@@ -161,6 +161,7 @@ extension MarkdownDocument {
                 default:
                     break
                 }
+                if tailCache.revision >= 0 { tailCache.releaseSnapshot() }
                 parser.incorporate(line: line)
                 revision &+= 1
                 line.removeAll(keepingCapacity: true)
@@ -205,6 +206,7 @@ extension MarkdownDocument {
 
         func finish() -> MarkdownTree {
             if let finished { return finished }
+            tailCache = TailCache()
             if !pendingLine.isEmpty {
                 parser.incorporate(line: pendingLine)
                 pendingLine.removeAll()

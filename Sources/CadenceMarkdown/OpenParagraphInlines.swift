@@ -48,10 +48,9 @@ struct OpenParagraphInlines {
     private var parser: InlineParser?
 
     mutating func update(
-        _ node: BlockNode, previous: consuming [Inline]?, options: MarkdownOptions,
-        references: [String: LinkReference], work: WorkCounter?
+        _ text: LeafText, previous: consuming [Inline]?, options: MarkdownOptions,
+        references: [String: LinkReference], work: inout Int
     ) -> [Inline] {
-        let text = LeafText(node)
         // Moved, not copied: the arrays and strings of the last value must stay uniquely referenced.
         var base = consume previous
         if base == nil || text.count < textCount || base!.count < finalInlines + (finalTextBytes > 0 ? 1 : 0) {
@@ -59,7 +58,7 @@ struct OpenParagraphInlines {
             reset()
         }
         if openEnd != nil, var inlines = Self.take(&base) {
-            switch appendPlainText(text, to: &inlines, options: options, work: work) {
+            switch appendPlainText(text, to: &inlines, options: options, work: &work) {
             case .appended: return inlines
             case .notApplicable: base = consume inlines
             case .lost: reset()
@@ -68,11 +67,11 @@ struct OpenParagraphInlines {
         guard var result = keptFinalPart(of: Self.take(&base)) else {
             // Our own last value did not have the expected shape: start again.
             reset()
-            return update(node, previous: nil, options: options, references: references, work: work)
+            return update(text, previous: nil, options: options, references: references, work: &work)
         }
         let start = text.leadingWhitespace + finalBytes
         text.copyBytes(from: start, into: &rest)
-        work?.steps += rest.count
+        work += rest.count
         var trimmed = ByteClass.trimmed(rest[...])
         let special = trimmed.contains(where: InlineParser.isSpecial)
         var target = InlineParser.EndTarget.text
@@ -87,7 +86,7 @@ struct OpenParagraphInlines {
             safePoint = parser!.safePoint
             target = parser!.endTarget
             endIsSafe = parser!.endIsSafe
-            work?.steps += parser!.work
+            work += parser!.work
             parser!.work = 0
         } else {
             Self.append(Self.linkified(trimmed, options), to: &result)
@@ -99,7 +98,7 @@ struct OpenParagraphInlines {
             if special {
                 parser!.closesOpenConstructs = false
                 final = parser!.parse(rest[..<safePoint], trimsEnd: false)
-                work?.steps += parser!.work
+                work += parser!.work
                 parser!.work = 0
             } else {
                 final = Self.linkified(rest[..<safePoint], options)
@@ -137,30 +136,39 @@ struct OpenParagraphInlines {
     /// or changes nothing (`.notApplicable`) when they need the parser; `.lost` if the last value
     /// did not have the shape recorded (then it is no longer usable).
     private mutating func appendPlainText(
-        _ text: LeafText, to inlines: inout [Inline], options: MarkdownOptions, work: WorkCounter?
+        _ text: LeafText, to inlines: inout [Inline], options: MarkdownOptions, work: inout Int
     ) -> AppendResult {
         guard let end = openEnd, inlines.count == end.inlineCount else { return .notApplicable }
         let start = text.leadingWhitespace + finalBytes
         var stop = text.count
         while stop > start && ByteClass.isASCIIWhitespace(text[stop - 1]) { stop -= 1 }
         // The text only grew at its end, so its bytes up to the last rest's end are unchanged.
-        guard stop >= start + end.restCount else { return .notApplicable }
-        text.copyBytes(from: start + end.restCount, into: &rest)
-        rest.removeLast(text.count - stop)
-        work?.steps += rest.count + 1
+        let from = start + end.restCount
+        guard stop >= from else { return .notApplicable }
+        let added: ArraySlice<UInt8>
+        if let slice = text.contiguous(from: from, to: stop) {
+            added = slice
+        } else {
+            text.copyBytes(from: from, into: &rest)
+            rest.removeLast(text.count - stop)
+            added = rest[...]
+        }
+        work += added.count + 1
         // Bytes that start or end a construct need the parser; `)`, `>` and `;` can end a link
         // target, a tag or an entity that the rest left open.
-        if rest.contains(where: { InlineParser.isSpecial($0) || (!end.restIsPlain && Self.mayEndConstruct($0)) }) {
-            return .notApplicable
+        var addedMayLink = false
+        for c in added {
+            if InlineParser.isSpecial(c) || (!end.restIsPlain && Self.mayEndConstruct(c)) { return .notApplicable }
+            if Self.mayStartAutolink(c) { addedMayLink = true }
         }
-        let mayLink = options.autolinks && end.target == .text && (end.mayLink || rest.contains(where: Self.mayStartAutolink))
+        let mayLink = options.autolinks && end.target == .text && (end.mayLink || addedMayLink)
         if mayLink {
             // Autolinks look at the whole run: only plain rests are checked again, in full.
             guard end.restIsPlain else { return .notApplicable }
             var whole: [UInt8] = []
             text.copyBytes(from: start, into: &whole)
             whole.removeLast(text.count - stop)
-            work?.steps += whole.count
+            work += whole.count
             let linked = InlineAutolinks.linkify(whole)
             guard linked.count == 1, case .text? = linked.first else { return .notApplicable }
         }
@@ -177,18 +185,24 @@ struct OpenParagraphInlines {
             }
         }
         if safePoint > 0 && !end.restIsPlain { return .notApplicable }
-        if !rest.isEmpty {
+        if !added.isEmpty {
             guard let last = inlines.popLast(),
-                let appended = Self.appending(ByteClass.string(rest), toInnermostOf: consume last, target: end.target)
+                let appended = Self.appending(ByteClass.string(added), toInnermostOf: consume last, target: end.target)
             else { return .lost }
             inlines.append(appended)
         }
         var restCount = stop - start
         if safePoint > 0 {
-            var final: [UInt8] = []
-            text.copyBytes(from: start, into: &final)
-            final.removeLast(final.count - safePoint)
-            advanceFinalPart(over: Self.linkified(final[...], options), bytes: safePoint)
+            if mayLink {
+                var final: [UInt8] = []
+                text.copyBytes(from: start, into: &final)
+                final.removeLast(final.count - safePoint)
+                advanceFinalPart(over: Self.linkified(final[...], options), bytes: safePoint)
+            } else {
+                // Plain bytes without a link: one more text run, all final.
+                finalTextBytes += safePoint
+                finalBytes += safePoint
+            }
             restCount -= safePoint
             guard inlines.count == finalInlines + 1 else {
                 // A link among the final bytes (it cannot be, the rest was one text): parse again next time.

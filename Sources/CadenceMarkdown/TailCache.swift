@@ -28,11 +28,28 @@ struct TailCache {
     /// text; where in the pending line its part starts.
     var deferredLeaf: BlockNode?
     var deferredOffset = 0
+    /// The deferred block's text before the pending line.
+    var leafHead: ArraySlice<UInt8> = []
+    /// Where the last snapshot's scans of the pending line stopped (for the same revision only).
+    var lineScans = LineScans()
     /// The snapshot's spine leaf: the node whose value is the tail's last block.
     var leafNode: BlockNode?
     var leaf = TailLeaf()
     /// The last tail.
     var blocks: [Block] = []
+
+    /// Lets go of the snapshot before the live parser takes a line: its clones share the bytes of
+    /// the live open blocks (and a table's rows), which would otherwise be copied when they grow.
+    /// The last tail and `leaf` stay, for the next read to start from.
+    mutating func releaseSnapshot() {
+        revision = -1
+        lineScans = LineScans()
+        closed = []
+        references = [:]
+        deferredLeaf = nil
+        leafHead = []
+        leafNode = nil
+    }
 
     /// The spine leaf under `top` (the last closed top-level node): following the last child of
     /// block quotes, lists and items down to a paragraph, code block or table that belongs to the
@@ -45,7 +62,7 @@ struct TailCache {
             switch node.kind {
             case .blockQuote, .list, .item:
                 current = node.children.last
-            case .paragraph, .codeBlock, .table:
+            case .paragraph, .codeBlock, .table, .heading:
                 for member in chain { member.isSpine = true }
                 return node
             default:
@@ -60,7 +77,35 @@ struct TailCache {
     /// whose last line may be a table header being typed.
     static func leafMayChangeShape(_ node: BlockNode, options: MarkdownOptions) -> Bool {
         guard node.kind == .paragraph else { return false }
-        if node.firstTextByte == UInt8(ascii: "[") { return true }
+        if node.firstTextByte == UInt8(ascii: "[") && mayStartDefinition(LeafText(node)) { return true }
         return options.tables && ByteClass.trimmed(node.pendingPart).first == UInt8(ascii: "|")
+    }
+
+    /// Whether a paragraph's text, which starts with `[`, may start with a link reference
+    /// definition or a task marker, now or once its last line goes on: its first label is not
+    /// closed yet, or is followed by `:`, or it reads `[ ]`, `[x]` or `[X]`.
+    static func mayStartDefinition(_ text: LeafText) -> Bool {
+        // The last byte of a text with a pending part is the line ending still to come.
+        let known = text.hasPending ? text.count - 1 : text.count
+        guard known >= 3 else { return true }
+        if text[2] == UInt8(ascii: "]"),
+            text[1] == UInt8(ascii: " ") || text[1] == UInt8(ascii: "x") || text[1] == UInt8(ascii: "X")
+        {
+            return true
+        }
+        var i = 1
+        while i < known && i <= 1001 {
+            switch text[i] {
+            case UInt8(ascii: "\\"):
+                i += 2
+            case UInt8(ascii: "["):
+                return false
+            case UInt8(ascii: "]"):
+                return i + 1 >= known || text[i + 1] == UInt8(ascii: ":")
+            default:
+                i += 1
+            }
+        }
+        return i <= 1001
     }
 }

@@ -17,6 +17,7 @@ struct TailLeaf {
         case paragraph(startLine: Int, startOffset: Int, textStart: Int, references: Int)
         case code(startLine: Int, textStart: Int)
         case table(startLine: Int, columns: Int, references: Int)
+        case heading(startLine: Int, references: Int)
     }
 
     /// The key of the last read's last block, and that block, taken out of the last tail.
@@ -44,35 +45,72 @@ struct TailLeaf {
         previousKey = nil
     }
 
-    private mutating func takePrevious(ifKey key: Key) -> Block? {
+    /// The last read's last block, if it was the value of the block with `key`. Only the spine's
+    /// leaf records its key (`isLeaf`): its value is the last block of this read's tail. Another
+    /// block may take the last value too — the last read's leaf, closed by the pending line.
+    private mutating func takePrevious(ifKey key: Key, isLeaf: Bool) -> Block? {
         var block: Block?
-        if previousKey == key { swap(&block, &previous) }
-        self.key = key
+        if previousKey == key {
+            swap(&block, &previous)
+            previousKey = nil
+        }
+        if isLeaf { self.key = key }
         return block
     }
+
+    /// Whether the last read's last block was the value of the block with `key`.
+    func hasPrevious(_ key: Key) -> Bool { previousKey == key }
 
     // MARK: Paragraph
 
     mutating func paragraph(
-        _ node: BlockNode, options: MarkdownOptions, references: [String: LinkReference], work: WorkCounter?
+        _ node: BlockNode, isLeaf: Bool, options: MarkdownOptions, references: [String: LinkReference],
+        work: inout Int
     ) -> [Inline] {
-        let key = Key.paragraph(
+        let key = Self.paragraphKey(node, references: references)
+        return paragraphInlines.update(
+            LeafText(node), previous: Self.inlines(of: takePrevious(ifKey: key, isLeaf: isLeaf)), options: options,
+            references: references, work: &work)
+    }
+
+    static func paragraphKey(_ node: BlockNode, references: [String: LinkReference]) -> Key {
+        .paragraph(
             startLine: node.startLine, startOffset: node.startOffset, textStart: node.textStart,
             references: references.count)
-        return paragraphInlines.update(
-            node, previous: Self.inlines(of: takePrevious(ifKey: key)), options: options, references: references,
-            work: work)
+    }
+
+    // MARK: Heading
+
+    /// An ATX heading still being typed: its line is short, so its text is parsed whole each time.
+    mutating func heading(
+        _ node: BlockNode, options: MarkdownOptions, references: [String: LinkReference], work: inout Int
+    ) -> [Inline] {
+        _ = takePrevious(ifKey: .heading(startLine: node.startLine, references: references.count), isLeaf: true)
+        // A setext heading has its text; an ATX heading being typed has its line.
+        let text = node.hasPendingPart ? BlockParser.headingText(node.pendingPart) : node.text
+        return Self.headingInlines(text, options: options, references: references, work: &work)
+    }
+
+    static func headingInlines(
+        _ text: ArraySlice<UInt8>, options: MarkdownOptions, references: [String: LinkReference], work: inout Int
+    ) -> [Inline] {
+        var parser = InlineParser(options: options, references: references, closesOpenConstructs: true)
+        let inlines = parser.parse(text)
+        work += parser.work
+        return inlines
     }
 
     // MARK: Code
 
-    mutating func code(_ node: BlockNode, work: WorkCounter?) -> String {
-        let key = Key.code(startLine: node.startLine, textStart: node.textStart)
-        return code(node, previous: Self.codeBlock(of: takePrevious(ifKey: key))?.code, work: work)
+    mutating func code(_ node: BlockNode, isLeaf: Bool, work: inout Int) -> String {
+        let key = Self.codeKey(node)
+        return code(
+            LeafText(node), previous: Self.codeBlock(of: takePrevious(ifKey: key, isLeaf: isLeaf))?.code, work: &work)
     }
 
-    private mutating func code(_ node: BlockNode, previous: consuming String?, work: WorkCounter?) -> String {
-        let text = LeafText(node)
+    static func codeKey(_ node: BlockNode) -> Key { .code(startLine: node.startLine, textStart: node.textStart) }
+
+    private mutating func code(_ text: LeafText, previous: consuming String?, work: inout Int) -> String {
         let count = text.count
         if var code = consume previous, codeBytes > 0, count >= codeBytes,
             code.utf8.count == codeBytes, code.utf8.last == 0x0A, !Self.isContinuationByte(text[codeBytes - 1])
@@ -80,11 +118,11 @@ struct TailLeaf {
             // The last line ending was the end of the pending line: the text goes on from there.
             code.removeSubrange(code.utf8.index(before: code.endIndex)...)
             code += ByteClass.string(text.bytes(from: codeBytes - 1))
-            work?.steps += count - codeBytes + 1
+            work += count - codeBytes + 1
             codeBytes = count
             return code
         }
-        work?.steps += count
+        work += count
         codeBytes = count
         return ByteClass.string(text.bytes(from: 0))
     }
@@ -92,20 +130,23 @@ struct TailLeaf {
     // MARK: Table
 
     mutating func table(
-        _ node: BlockNode, options: MarkdownOptions, references: [String: LinkReference], work: WorkCounter?
+        _ node: BlockNode, isLeaf: Bool, options: MarkdownOptions, references: [String: LinkReference],
+        work: inout Int
     ) -> Table {
         let columns = node.table.alignments.count
-        let key = Key.table(startLine: node.startLine, columns: columns, references: references.count)
+        let key = Self.tableKey(node, references: references)
         var parser = InlineParser(options: options, references: references)
+        var steps = 0
+        defer { work += steps }
         func cell(_ bytes: [UInt8]) -> [Inline] {
             let inlines = parser.parse(bytes[...])
-            work?.steps += parser.work
+            steps += parser.work
             parser.work = 0
             return inlines
         }
         func cells(_ row: [[UInt8]]) -> [[Inline]] { row.prefix(columns).map(cell) }
         let rows = node.table.rows
-        if var table = Self.table(of: takePrevious(ifKey: key)), table.rows.count == rowCount,
+        if var table = Self.table(of: takePrevious(ifKey: key, isLeaf: isLeaf)), table.rows.count == rowCount,
             rows.count >= rowCount
         {
             // The header is the table's first line, but the delimiter row may still be being typed.
@@ -118,33 +159,46 @@ struct TailLeaf {
         return Table(alignments: node.table.alignments, header: node.table.header.map(cell), rows: rows.map(cells))
     }
 
+    static func tableKey(_ node: BlockNode, references: [String: LinkReference]) -> Key {
+        .table(startLine: node.startLine, columns: node.table.alignments.count, references: references.count)
+    }
+
     // MARK: In place
 
-    /// For a read where only the pending part of `node` (the last read's leaf) grew: updates the
-    /// last block of `blocks` in place, rebuilding only the blocks on the way to it. Returns
-    /// `false` when `blocks` does not end with that leaf's value (then `blocks` is lost).
+    /// For a read where only the pending part of the last read's leaf grew (its text is `text`):
+    /// updates the last block of `blocks` in place, rebuilding only the blocks on the way to it.
+    /// Returns `false` when `blocks` does not end with that leaf's value (then `blocks` is lost).
     mutating func updateInPlace(
-        _ node: BlockNode, blocks: inout [Block], options: MarkdownOptions, references: [String: LinkReference],
-        work: WorkCounter?
+        _ text: LeafText, blocks: inout [Block], options: MarkdownOptions, references: [String: LinkReference],
+        work: inout Int
     ) -> Bool {
         guard let key, let last = blocks.popLast() else { return false }
-        let updated = Self.replacingLastLeaf(of: consume last, work: work) { leaf -> Block? in
+        var steps = 0
+        var levels = 0
+        let updated = Self.replacingLastLeaf(of: consume last, work: &levels) { leaf -> Block? in
             switch key {
             case .paragraph:
                 guard let inlines = Self.inlines(of: consume leaf) else { return nil }
                 return .paragraph(
                     paragraphInlines.update(
-                        node, previous: consume inlines, options: options, references: references, work: work))
+                        text, previous: consume inlines, options: options, references: references, work: &steps))
             case .code:
                 guard var block = Self.codeBlock(of: consume leaf) else { return nil }
                 let previous = block.code
                 block.code = ""
-                block.code = code(node, previous: consume previous, work: work)
+                block.code = code(text, previous: consume previous, work: &steps)
                 return .codeBlock(block)
+            case .heading:
+                guard case .heading(let level, _) = leaf else { return nil }
+                return .heading(
+                    level: level,
+                    Self.headingInlines(
+                        BlockParser.headingText(text.pending), options: options, references: references, work: &steps))
             case .table:
                 return nil
             }
         }
+        work += steps + levels
         guard let updated else {
             self.key = nil
             return false
@@ -157,13 +211,13 @@ struct TailLeaf {
     /// Each level is taken apart before the next is touched, so that the leaf reaches `body`
     /// uniquely referenced.
     private static func replacingLastLeaf(
-        of block: consuming Block, work: WorkCounter?, _ body: (consuming Block) -> Block?
+        of block: consuming Block, work: inout Int, _ body: (consuming Block) -> Block?
     ) -> Block? {
-        work?.steps += 1
+        work += 1
         var block = consume block
         if case .blockQuote(var children) = block {
             block = .thematicBreak
-            guard let last = children.popLast(), let new = replacingLastLeaf(of: consume last, work: work, body) else {
+            guard let last = children.popLast(), let new = replacingLastLeaf(of: consume last, work: &work, body) else {
                 return nil
             }
             children.append(new)
@@ -172,7 +226,7 @@ struct TailLeaf {
         if case .list(var list) = block {
             block = .thematicBreak
             guard var item = list.items.popLast(), let last = item.blocks.popLast(),
-                let new = replacingLastLeaf(of: consume last, work: work, body)
+                let new = replacingLastLeaf(of: consume last, work: &work, body)
             else { return nil }
             item.blocks.append(new)
             list.items.append(item)
