@@ -41,8 +41,9 @@ public struct MarkdownDocument: Sendable {
         }
     }
 
-    /// The tail rebuilt from scratch, keeping nothing between reads: what `tail` must equal.
-    func freshTail() -> [Block] { storage.freshTail() }
+    /// The tail rebuilt from scratch, keeping nothing between reads: what `tail` must equal (the
+    /// tests and the fuzz oracle compare them).
+    package func freshTail() -> [Block] { storage.freshTail() }
 
     /// The current view: committed blocks followed by the tail.
     public var tree: MarkdownTree {
