@@ -6,7 +6,10 @@
 /// let tree = MarkdownParser().parse("# Title\n\nHello *world*\n")
 /// if case .heading(let level, let content) = tree.blocks[0] { print(level, content) }
 /// ```
-public indirect enum Block: Sendable, Hashable {
+public enum Block: Sendable, Hashable {
+    // Small payloads are stored in the value itself; only the large ones are boxed (`indirect`),
+    // so that the most common blocks cost no allocation of their own.
+
     /// A paragraph of inline content.
     case paragraph([Inline])
     /// An ATX or setext heading, level 1 to 6.
@@ -16,13 +19,13 @@ public indirect enum Block: Sendable, Hashable {
     /// A block quote holding blocks.
     case blockQuote([Block])
     /// A bullet or ordered list.
-    case list(MarkdownList)
+    indirect case list(MarkdownList)
     /// A fenced or indented code block.
-    case codeBlock(CodeBlock)
+    indirect case codeBlock(CodeBlock)
     /// Raw HTML, as written (each line without its line ending).
     case htmlBlock(String)
     /// A GFM table.
-    case table(Table)
+    indirect case table(Table)
 }
 
 /// A bullet or ordered list.

@@ -1,29 +1,27 @@
 /// Turns parsed `BlockNode`s into `Block` values, parsing inline content.
 ///
 /// Closed nodes cache their value; the cache stays valid until a later definition resolves a label
-/// the block looked up in vain. Snapshot copies (the open tail) are rebuilt each time, with unfinished
-/// constructs closed virtually.
+/// the block looked up in vain. Snapshot copies (the open tail) are rebuilt, with unfinished
+/// constructs closed virtually; within one snapshot, those off the spine (`BlockNode.isSpine`) are
+/// cached on the snapshot's nodes, and the spine's last block is updated from the last read's
+/// value by `TailLeaf` instead of being rebuilt.
 struct BlockMaterializer {
     let options: MarkdownOptions
     let references: [String: LinkReference]
-    /// Only the owner of the live parser may fill caches; a tail snapshot (a read) never does.
+    /// Only the owner of the live parser may fill caches of live nodes; a tail read never does.
     let writesCache: Bool
-    /// A tail snapshot re-parses an open paragraph only after its stable prefix, and extends it.
-    var usesStablePrefixes = false
-    /// The stable prefix of the open paragraph, carried from one snapshot to the next.
-    var stablePrefix: StablePrefix?
-
-    /// The inlines of a prefix of the open paragraph's text that more text cannot change.
-    struct StablePrefix {
-        var startLine: Int
-        var bytes: [UInt8]
-        var inlines: [Inline]
-        var referenceCount: Int
-    }
+    /// A tail read may cache the values of its own snapshot's nodes that are off the spine: the
+    /// snapshot is read again, unchanged but for its last block, until the next line arrives.
+    var cachesSnapshotBlocks = false
+    /// The snapshot's node whose value is the tail's last block, and what updates it.
+    var leafNode: BlockNode?
+    var leaf: TailLeaf?
     /// Labels looked up in vain by the blocks built so far.
     var misses: [String] = []
     /// Where the inline parsers' work is added up, if anywhere.
     let workCounter: WorkCounter?
+    /// One inline parser for every block: its arrays keep their capacity from block to block.
+    private var parser: InlineParser
 
     init(
         options: MarkdownOptions, references: [String: LinkReference], writesCache: Bool,
@@ -33,10 +31,20 @@ struct BlockMaterializer {
         self.references = references
         self.writesCache = writesCache
         self.workCounter = workCounter
+        parser = InlineParser(options: options, references: references)
+    }
+
+    private func mayCache(_ node: BlockNode) -> Bool {
+        node.isSnapshotCopy ? cachesSnapshotBlocks && !node.isSpine : writesCache
+    }
+
+    private func mayReadCache(_ node: BlockNode) -> Bool {
+        !node.isSnapshotCopy || (cachesSnapshotBlocks && !node.isSpine)
     }
 
     mutating func blocks(_ node: BlockNode) -> [Block] {
-        if !node.isSnapshotCopy, let cached = node.cachedValue,
+        workCounter?.steps += 1
+        if mayReadCache(node), let cached = node.cachedValue,
             !node.cachedMisses.contains(where: { references[$0] != nil })
         {
             misses += node.cachedMisses
@@ -44,18 +52,22 @@ struct BlockMaterializer {
         }
         let missesBefore = misses.count
         let built = build(node)
-        if writesCache, !node.isSnapshotCopy, built.count == 1 {
+        if mayCache(node), built.count == 1 {
             node.cachedValue = built[0]
             node.cachedMisses = Array(misses[missesBefore...])
         }
         return built
     }
 
-    private mutating func inlines(_ content: ArraySlice<UInt8>, streaming: Bool) -> [Inline] {
-        var parser = InlineParser(options: options, references: references, closesOpenConstructs: streaming)
+    mutating func inlines(_ content: ArraySlice<UInt8>, streaming: Bool) -> [Inline] {
+        parser.closesOpenConstructs = streaming
         let result = parser.parse(content)
-        misses += parser.misses
+        if !parser.misses.isEmpty {
+            misses += parser.misses
+            parser.misses.removeAll(keepingCapacity: true)
+        }
         workCounter?.steps += parser.work
+        parser.work = 0
         return result
     }
 
@@ -73,29 +85,65 @@ struct BlockMaterializer {
             return node.kind == .document ? content : [.blockQuote(content)]
         case .paragraph:
             if streaming, options.tables, let split = pendingTableHeader(node) { return split }
-            if streaming && usesStablePrefixes { return [.paragraph(streamingInlines(node))] }
-            return [.paragraph(inlines(node.content[...], streaming: streaming))]
+            if streaming, leaf != nil,
+                node === leafNode || leaf!.hasPrevious(TailLeaf.paragraphKey(node, references: references))
+            {
+                var steps = 0
+                defer { workCounter?.steps += steps }
+                return [
+                    .paragraph(
+                        leaf!.paragraph(
+                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps))
+                ]
+            }
+            return [.paragraph(inlines(node.fullText, streaming: streaming))]
         case .heading:
-            return [.heading(level: node.level, inlines(node.content[...], streaming: streaming))]
+            if streaming, leaf != nil, node === leafNode {
+                var steps = 0
+                defer { workCounter?.steps += steps }
+                return [.heading(level: node.level, leaf!.heading(node, options: options, references: references, work: &steps))]
+            }
+            let text = node.hasPendingPart ? BlockParser.headingText(node.pendingPart) : node.text
+            return [.heading(level: node.level, inlines(text, streaming: streaming))]
         case .thematicBreak:
             return [.thematicBreak]
         case .codeBlock:
             let info = node.isFenced && !node.info.isEmpty ? ByteClass.string(node.info) : nil
             let isOpen = streaming && node.isFenced && !node.closedByFence
-            return [.codeBlock(CodeBlock(info: info, code: ByteClass.string(node.content), isOpen: isOpen))]
+            let code: String
+            if streaming, leaf != nil, node === leafNode || leaf!.hasPrevious(TailLeaf.codeKey(node)) {
+                var steps = 0
+                code = leaf!.code(node, isLeaf: node === leafNode, work: &steps)
+                workCounter?.steps += steps
+            } else {
+                code = ByteClass.string(node.fullText)
+            }
+            return [.codeBlock(CodeBlock(info: info, code: code, isOpen: isOpen))]
         case .htmlBlock:
-            return [.htmlBlock(ByteClass.string(node.content))]
+            return [.htmlBlock(ByteClass.string(node.fullText))]
         case .list:
             let kind: MarkdownList.Kind =
                 node.listData.isOrdered
                 ? .ordered(start: node.listData.start, delimiter: Character(Unicode.Scalar(node.listData.delimiter)))
                 : .bullet(marker: Character(Unicode.Scalar(node.listData.bulletChar)))
             var items: [ListItem] = []
+            items.reserveCapacity(node.children.count)
             for item in node.children { items.append(listItem(item)) }
             return [.list(MarkdownList(kind: kind, isTight: node.isTight, items: items))]
         case .item:
             return listItem(node).blocks
         case .table:
+            if streaming, leaf != nil,
+                node === leafNode || leaf!.hasPrevious(TailLeaf.tableKey(node, references: references))
+            {
+                var steps = 0
+                defer { workCounter?.steps += steps }
+                return [
+                    .table(
+                        leaf!.table(
+                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps))
+                ]
+            }
             let columns = node.table.alignments.count
             let header = node.table.header.map { inlines($0[...], streaming: false) }
             let rows = node.table.rows.map { row in row.prefix(columns).map { inlines($0[...], streaming: false) } }
@@ -104,11 +152,19 @@ struct BlockMaterializer {
     }
 
     private mutating func listItem(_ node: BlockNode) -> ListItem {
+        workCounter?.steps += 1
+        if mayReadCache(node), let cached = node.cachedItem,
+            !node.cachedMisses.contains(where: { references[$0] != nil })
+        {
+            misses += node.cachedMisses
+            return cached
+        }
+        let missesBefore = misses.count
         var checkbox: Bool?
         var blocks: [Block] = []
         for (index, child) in node.children.enumerated() {
             if index == 0, options.taskLists, child.kind == .paragraph, child.startLine == node.startLine,
-                let (checked, rest) = Self.taskMarker(child.content)
+                child.firstTextByte == UInt8(ascii: "["), let (checked, rest) = Self.taskMarker(child.fullText)
             {
                 checkbox = checked
                 if !ByteClass.isBlank(rest) {
@@ -118,60 +174,41 @@ struct BlockMaterializer {
             }
             blocks += self.blocks(child)
         }
-        return ListItem(checkbox: checkbox, blocks: blocks)
-    }
-
-    /// The inlines of an open paragraph: its stable prefix (cached on the live node) followed by a
-    /// fresh parse of the rest, with unfinished constructs closed. Extends the prefix when the parse
-    /// found a later safe point.
-    private mutating func streamingInlines(_ node: BlockNode) -> [Inline] {
-        let content = ByteClass.trimmedStart(node.content[...])
-        var prefix: [Inline] = []
-        var prefixLength = 0
-        if let cached = stablePrefix, cached.startLine == node.startLine, cached.referenceCount == references.count,
-            content.starts(with: cached.bytes)
-        {
-            prefix = cached.inlines
-            prefixLength = cached.bytes.count
+        let item = ListItem(checkbox: checkbox, blocks: blocks)
+        if mayCache(node) {
+            node.cachedItem = item
+            node.cachedMisses = Array(misses[missesBefore...])
         }
-        let start = content.startIndex + prefixLength
-        var parser = InlineParser(options: options, references: references, closesOpenConstructs: true)
-        let rest = parser.parse(content[start...])
-        misses += parser.misses
-        workCounter?.steps += parser.work
-        if parser.safePoint > 0 {
-            let end = start + parser.safePoint
-            var prefixParser = InlineParser(options: options, references: references)
-            let more = prefixParser.parse(content[start..<end], trimsEnd: false)
-            workCounter?.steps += prefixParser.work
-            stablePrefix = StablePrefix(
-                startLine: node.startLine, bytes: Array(content[..<end]), inlines: Self.concatenate(prefix, more),
-                referenceCount: references.count)
-        }
-        return Self.concatenate(prefix, rest)
-    }
-
-    /// `a + b`, merging a text at the end of `a` with a text at the start of `b`.
-    static func concatenate(_ a: [Inline], _ b: [Inline]) -> [Inline] {
-        guard case .text(let left)? = a.last, case .text(let right)? = b.first else { return a + b }
-        return a.dropLast() + [.text(left + right)] + b.dropFirst()
+        return item
     }
 
     /// `[ ]`, `[x]` or `[X]` then a space or tab at the start of an item's first paragraph.
-    static func taskMarker(_ content: [UInt8]) -> (Bool, ArraySlice<UInt8>)? {
-        guard content.count >= 4, content[0] == UInt8(ascii: "["), content[2] == UInt8(ascii: "]"),
-            ByteClass.isSpaceOrTab(content[3])
+    static func taskMarker(_ content: ArraySlice<UInt8>) -> (Bool, ArraySlice<UInt8>)? {
+        let s = content.startIndex
+        guard content.count >= 4, content[s] == UInt8(ascii: "["), content[s + 2] == UInt8(ascii: "]"),
+            ByteClass.isSpaceOrTab(content[s + 3])
         else { return nil }
-        switch content[1] {
-        case UInt8(ascii: " "): return (false, content[4...])
-        case UInt8(ascii: "x"), UInt8(ascii: "X"): return (true, content[4...])
+        switch content[s + 1] {
+        case UInt8(ascii: " "): return (false, content[(s + 4)...])
+        case UInt8(ascii: "x"), UInt8(ascii: "X"): return (true, content[(s + 4)...])
         default: return nil
         }
     }
 
     /// Streaming: a last paragraph line that starts with `|` shows as a pending table header.
     private mutating func pendingTableHeader(_ node: BlockNode) -> [Block]? {
-        var content = node.content[...]
+        // Only the last line matters: look at it before joining anything.
+        let lastLineStart: UInt8?
+        if node.hasPendingPart {
+            lastLineStart = ByteClass.trimmed(node.pendingPart).first
+        } else {
+            var text = node.text
+            if text.last == 0x0A { text = text.dropLast() }
+            let start = (text.lastIndex(of: 0x0A) ?? (text.startIndex - 1)) + 1
+            lastLineStart = ByteClass.trimmed(text[start...]).first
+        }
+        guard lastLineStart == UInt8(ascii: "|") else { return nil }
+        var content = node.fullText
         if content.last == 0x0A { content = content.dropLast() }
         let lineStart = (content.lastIndex(of: 0x0A) ?? (content.startIndex - 1)) + 1
         let lastLine = ByteClass.trimmed(content[lineStart...])

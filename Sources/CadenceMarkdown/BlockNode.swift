@@ -28,8 +28,22 @@ final class BlockNode {
     var lastLineBlank = false
     var startLine: Int
     var endLine = 0
-    /// Raw text of paragraphs, headings, code and HTML blocks, lines joined with `\n`.
+    /// Raw text of paragraphs, headings, code and HTML blocks, lines joined with `\n`. Closing a block
+    /// trims it by moving `textStart` and `textEnd` rather than copying, so a tail snapshot that closes
+    /// a clone of an open block shares its bytes (see `text`).
     var content: [UInt8] = []
+    /// Where the block's text starts in `content`: after a fence's info line or link reference definitions.
+    var textStart = 0
+    /// Where the block's text ends in `content`, or -1 for the end: before an HTML block's trailing blank lines.
+    var textEnd = -1
+    /// In a tail snapshot, the last line's part (followed by a line ending) when it was kept out of
+    /// `content` so that the open block's bytes are not copied: see `BlockNode+Text.swift`.
+    var pendingPart: ArraySlice<UInt8> = []
+    var hasPendingPart = false
+    /// Where a paragraph's first line starts: with `startLine`, it tells streamed reads of the same paragraph apart.
+    var startOffset = 0
+    /// In a tail snapshot, the open chain down to the block that gives the tail's last value.
+    var isSpine = false
     var level = 0
     var listData = ListData()
     var isTight = true
@@ -44,6 +58,8 @@ final class BlockNode {
     var checkbox: Bool?
     /// The materialized value of a closed node, and the reference labels it looked up in vain.
     var cachedValue: Block?
+    /// The materialized value of a closed list item.
+    var cachedItem: ListItem?
     var cachedMisses: [String] = []
     /// A copy made for a tail snapshot: still open in the live parser, so never cached.
     var isSnapshotCopy = false
@@ -61,6 +77,9 @@ final class BlockNode {
         copy.lastLineBlank = lastLineBlank
         copy.endLine = endLine
         copy.content = content
+        copy.textStart = textStart
+        copy.textEnd = textEnd
+        copy.startOffset = startOffset
         copy.level = level
         copy.listData = listData
         copy.isTight = isTight

@@ -8,11 +8,12 @@ extension BlockParser {
         switch node.kind {
         case .paragraph:
             extractReferenceDefinitions(node)
-            remove = node.content.isEmpty
+            remove = node.isTextEmpty
         case .codeBlock:
             finalizeCode(node)
         case .htmlBlock:
-            node.content = Self.droppingTrailingBlankLines(node.content)
+            node.joinPendingPart()
+            node.textEnd = Self.trailingBlankLinesStart(node.text)
         case .list:
             node.endLine = node.children.last?.endLine ?? endLine
             node.isTight = Self.isTight(node)
@@ -33,7 +34,9 @@ extension BlockParser {
 
     /// Removes link reference definitions from the start of a paragraph, recording them.
     mutating func extractReferenceDefinitions(_ node: BlockNode) {
-        var pos = 0
+        guard node.firstTextByte == UInt8(ascii: "[") else { return }
+        node.joinPendingPart()
+        var pos = node.textStart
         let content = node.content
         while pos < content.count, content[pos] == UInt8(ascii: "["),
             let definition = LinkSyntax.scanDefinition(content, pos)
@@ -41,27 +44,45 @@ extension BlockParser {
             if references[definition.label] == nil { references[definition.label] = definition.reference }
             pos = definition.end
         }
-        guard pos > 0 else { return }
-        node.content = ByteClass.isBlank(content[pos...]) ? [] : Array(content[pos...])
+        guard pos > node.textStart else { return }
+        // Later lines are appended after the definitions, as if the paragraph had started there.
+        node.textStart = ByteClass.isBlank(content[pos...]) ? content.count : pos
     }
 
     private func finalizeCode(_ node: BlockNode) {
         if node.isFenced {
-            let newline = node.content.firstIndex(of: 0x0A) ?? node.content.count
-            node.info = TextEscapes.unescape(ByteClass.trimmed(node.content[..<newline]))
-            node.content = newline < node.content.count ? Array(node.content[(newline + 1)...]) : []
+            // The first line is the info string; when it is still pending, the block is short.
+            if node.text.isEmpty { node.joinPendingPart() }
+            let text = node.text
+            let newline = text.firstIndex(of: 0x0A) ?? text.endIndex
+            node.info = TextEscapes.unescape(ByteClass.trimmed(text[..<newline]))
+            node.textStart = newline < text.endIndex ? newline + 1 : text.endIndex
         } else {
-            node.content = Self.droppingTrailingBlankLines(node.content)
-            node.content.append(0x0A)
+            if node.hasPendingPart {
+                // A last line with more than spaces keeps everything before it.
+                if node.pendingPart.contains(where: { $0 != 0x20 }) { return }
+                node.pendingPart = []
+                node.hasPendingPart = false
+            }
+            // Trailing blank lines go; the line ending of the last line stays.
+            let cut = Self.trailingBlankLinesStart(node.text)
+            if cut < node.content.count && node.content[cut] == 0x0A {
+                node.textEnd = cut + 1
+            } else {
+                node.content = Array(node.content[node.textStart..<cut]) + [0x0A]
+                node.textStart = 0
+                node.textEnd = -1
+            }
         }
     }
 
-    /// Drops trailing lines made of spaces only, and the final line ending.
-    static func droppingTrailingBlankLines(_ content: [UInt8]) -> [UInt8] {
-        var end = content.count
+    /// Where the trailing lines made of spaces only, and the final line ending, start in `text`
+    /// (an index of the underlying array).
+    static func trailingBlankLinesStart(_ text: ArraySlice<UInt8>) -> Int {
+        var end = text.endIndex
         var cut = end
-        while end > 0 {
-            let c = content[end - 1]
+        while end > text.startIndex {
+            let c = text[end - 1]
             if c == 0x0A {
                 cut = end - 1
             } else if c != 0x20 {
@@ -69,7 +90,7 @@ extension BlockParser {
             }
             end -= 1
         }
-        return Array(content[..<cut])
+        return cut
     }
 
     /// A list is loose when blank lines separate any two of its items or any two blocks of an item.

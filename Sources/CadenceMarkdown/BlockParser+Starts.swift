@@ -14,7 +14,7 @@ extension BlockParser {
             case UInt8(ascii: ">") where mayNest:
                 advanceNextNonspace()
                 advanceOffset(1, columns: false)
-                if let c = peek(offset), ByteClass.isSpaceOrTab(c) { advanceOffset(1, columns: true) }
+                skipSpaceAfterQuoteMarker()
                 closeUnmatchedBlocks()
                 addChild(.blockQuote)
                 return .container
@@ -24,7 +24,11 @@ extension BlockParser {
                 if startFence() { return .leaf }
             case UInt8(ascii: "<"):
                 let allowType7 = container.kind != .paragraph && !(!allClosed && !blank && tip.kind == .paragraph)
-                if let type = HTMLSyntax.blockStart(line, nextNonspace, allowType7: allowType7) {
+                let start = HTMLSyntax.blockStart(line, nextNonspace, allowType7: allowType7)
+                if start != nil || HTMLSyntax.blockStartMayChange(line, nextNonspace, allowType7: allowType7) {
+                    lineEndSensitive = true
+                }
+                if let type = start {
                     closeUnmatchedBlocks()
                     addChild(.htmlBlock).htmlType = type
                     return .leaf
@@ -66,23 +70,36 @@ extension BlockParser {
         while i < line.count && line[i] == UInt8(ascii: "#") { i += 1 }
         let level = i - nextNonspace
         guard level <= 6, i == line.count || ByteClass.isSpaceOrTab(line[i]) else { return false }
+        if i == line.count { lineEndSensitive = true }  // more `#` may follow
         advanceNextNonspace()
         advanceOffset(level, columns: false)
         closeUnmatchedBlocks()
         let heading = addChild(.heading)
         heading.level = level
-        var text = ByteClass.trimmed(line[offset...])
-        // Strip an optional closing sequence of #s preceded by a space (or the whole content).
-        var end = text.endIndex
-        while end > text.startIndex && text[end - 1] == UInt8(ascii: "#") { end -= 1 }
-        if end == text.startIndex {
-            text = text[end..<end]
-        } else if end < text.endIndex, ByteClass.isSpaceOrTab(text[end - 1]) {
-            text = ByteClass.trimmed(text[text.startIndex..<end])
+        if defersLastLine {
+            // The text depends on how the line ends (a closing sequence): it is cut when read.
+            heading.pendingPart = line[offset...]
+            heading.hasPendingPart = true
+            deferredLeaf = heading
+            deferredOffset = offset
+        } else {
+            heading.content = Array(Self.headingText(line[offset...]))
         }
-        heading.content = Array(text)
         advanceOffset(line.count - offset, columns: false)
         return true
+    }
+
+    /// An ATX heading's text: the rest of its line, trimmed, without a closing sequence of `#`s
+    /// preceded by a space (or made only of `#`s).
+    static func headingText(_ rest: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let text = ByteClass.trimmed(rest)
+        var end = text.endIndex
+        while end > text.startIndex && text[end - 1] == UInt8(ascii: "#") { end -= 1 }
+        if end == text.startIndex { return text[end..<end] }
+        if end < text.endIndex, ByteClass.isSpaceOrTab(text[end - 1]) {
+            return ByteClass.trimmed(text[text.startIndex..<end])
+        }
+        return text
     }
 
     private mutating func startFence() -> Bool {
@@ -90,8 +107,12 @@ extension BlockParser {
         var i = nextNonspace
         while i < line.count && line[i] == fenceChar { i += 1 }
         let length = i - nextNonspace
-        guard length >= 3 else { return false }
+        guard length >= 3 else {
+            if i == line.count { lineEndSensitive = true }
+            return false
+        }
         if fenceChar == UInt8(ascii: "`"), line[i...].contains(UInt8(ascii: "`")) { return false }
+        lineEndSensitive = true  // the info string runs to the end of the line
         closeUnmatchedBlocks()
         let code = addChild(.codeBlock)
         code.isFenced = true
@@ -106,15 +127,29 @@ extension BlockParser {
     private mutating func startSetextHeading(_ paragraph: BlockNode) -> Bool {
         let marker = line[nextNonspace]
         var i = nextNonspace
-        while i < line.count && line[i] == marker { i += 1 }
+        var markersEnd = -1
+        if let known = lineScans.underline, known.start == nextNonspace, known.marker == marker,
+            known.end <= line.count
+        {
+            i = known.end
+            if known.markersEnd < known.end { markersEnd = known.markersEnd }
+        }
+        let scanStart = i
+        if markersEnd < 0 {
+            while i < line.count && line[i] == marker { i += 1 }
+            markersEnd = i
+        }
         while i < line.count && ByteClass.isSpaceOrTab(line[i]) { i += 1 }
+        work += i - scanStart
         guard i == line.count else { return false }
+        lineEndSensitive = true
+        if defersLastLine { lineScans.underline = (nextNonspace, marker, markersEnd, i) }
         closeUnmatchedBlocks()
         extractReferenceDefinitions(paragraph)
-        guard !paragraph.content.isEmpty else { return false }
+        guard !paragraph.text.isEmpty else { return false }
         let heading = makeNode(.heading, startLine: paragraph.startLine)
         heading.level = marker == UInt8(ascii: "=") ? 1 : 2
-        heading.content = Array(ByteClass.trimmed(paragraph.content[...]))
+        heading.content = Array(ByteClass.trimmed(paragraph.text))
         replaceTip(with: heading)
         advanceOffset(line.count - offset, columns: false)
         return true
@@ -135,7 +170,12 @@ extension BlockParser {
         let marker = line[nextNonspace]
         var count = 0
         var i = nextNonspace
-        defer { work += i - nextNonspace }
+        if let known = lineScans.rule, known.start == nextNonspace, known.marker == marker, known.end <= line.count {
+            i = known.end
+            count = known.count
+        }
+        let scanStart = i
+        defer { work += i - scanStart }
         while i < line.count {
             let c = line[i]
             if c == marker {
@@ -146,6 +186,8 @@ extension BlockParser {
             }
             i += 1
         }
+        lineEndSensitive = true
+        if defersLastLine { lineScans.rule = (nextNonspace, marker, i, count) }
         if count < 3 { thematicBreakScannedTo = i }
         return count >= 3
     }
@@ -166,6 +208,7 @@ extension BlockParser {
                 start = start * 10 + Int(line[i] - 0x30)
                 i += 1
             }
+            if i == line.count { lineEndSensitive = true }
             guard i < line.count, line[i] == UInt8(ascii: ".") || line[i] == UInt8(ascii: ")") else { return nil }
             guard container.kind != .paragraph || start == 1 else { return nil }
             data.isOrdered = true
@@ -176,8 +219,12 @@ extension BlockParser {
             return nil
         }
         let after = nextNonspace + markerLength
+        if after == line.count { lineEndSensitive = true }
         guard after == line.count || ByteClass.isSpaceOrTab(line[after]) else { return nil }
-        if container.kind == .paragraph, ByteClass.isBlank(line[after...]) { return nil }
+        if container.kind == .paragraph, ByteClass.isBlank(line[after...]) {
+            lineEndSensitive = true
+            return nil
+        }
         advanceNextNonspace()
         advanceOffset(markerLength, columns: true)
         let spacesStartColumn = column
@@ -186,6 +233,7 @@ extension BlockParser {
             advanceOffset(1, columns: true)
         } while column - spacesStartColumn < 5 && peek(offset).map(ByteClass.isSpaceOrTab) == true
         let blankItem = offset >= line.count
+        if blankItem { lineEndSensitive = true }
         let spacesAfterMarker = column - spacesStartColumn
         if spacesAfterMarker >= 5 || spacesAfterMarker < 1 || blankItem {
             data.padding = markerLength + 1
@@ -200,8 +248,12 @@ extension BlockParser {
 
     /// Turns the paragraph's last line into a table header when this line is a matching delimiter row.
     private mutating func startTable(_ paragraph: BlockNode) -> Bool {
+        // A delimiter row holds only pipes, colons, dashes and spaces; any other byte rules it out
+        // however the line goes on.
+        guard TableSyntax.mayBeDelimiterRow(line[nextNonspace...]) else { return false }
+        lineEndSensitive = true
         guard let alignments = TableSyntax.delimiterRow(line[nextNonspace...]) else { return false }
-        var content = paragraph.content[...]
+        var content = paragraph.text
         if content.last == 0x0A { content = content.dropLast() }
         let headerStart = (content.lastIndex(of: 0x0A) ?? (content.startIndex - 1)) + 1
         let header = TableSyntax.cells(of: content[headerStart...], columns: nil)
@@ -212,12 +264,13 @@ extension BlockParser {
         table.table.header = header
         if headerStart > content.startIndex {
             let before = makeNode(.paragraph, startLine: paragraph.startLine)
-            before.content = Array(paragraph.content[..<headerStart])
+            before.startOffset = paragraph.startOffset
+            before.content = Array(paragraph.content[content.startIndex..<headerStart])
             before.isOpen = false
             before.endLine = lineNumber - 2
             extractReferenceDefinitions(before)
             table.startLine = lineNumber - 1
-            if !before.content.isEmpty {
+            if !before.isTextEmpty {
                 if !before.isSnapshotCopy { justClosed.append(before) }
                 insertClosedBeforeTip(before)
             }

@@ -30,6 +30,18 @@ struct BlockParser {
     var thematicBreakScannedTo = 0
     /// Steps of work (`WorkCounter`): lines, containers matched, bytes scanned and copied.
     var work = 0
+    /// Whether the reading of the current line could change if more bytes came at its end: some
+    /// decision looked at the end of the line (a blank so far, a fence or marker run, a heading).
+    /// A line still being typed that is not sensitive only grows the block it went to.
+    var lineEndSensitive = false
+    /// Tail snapshots keep the line they read out of the open block's `content`, so that the
+    /// block's bytes are not copied (see `BlockNode+Text.swift`); where it went is `deferredLeaf`.
+    var defersLastLine = false
+    var deferredLeaf: BlockNode?
+    /// Where the deferred block's part of the line starts.
+    var deferredOffset = 0
+    /// Tail snapshots: where scans of the same pending line stopped at the last read.
+    var lineScans = LineScans()
 
     init(options: MarkdownOptions) {
         self.options = options
@@ -67,6 +79,10 @@ struct BlockParser {
         var i = offset
         var cols = column
         work += 1
+        if let known = lineScans.blank, known.start == offset, known.column == column, known.end <= line.count {
+            i = known.end
+            cols = known.endColumn
+        }
         while i < line.count {
             work += 1
             let c = line[i]
@@ -81,6 +97,10 @@ struct BlockParser {
             }
         }
         blank = i == line.count
+        if blank {
+            lineEndSensitive = true
+            if defersLastLine { lineScans.blank = (offset, column, i, cols) }
+        }
         nextNonspace = i
         nextNonspaceColumn = cols
         indent = cols - column
@@ -133,6 +153,7 @@ struct BlockParser {
         partiallyConsumedTab = false
         lineNumber += 1
         thematicBreakScannedTo = 0
+        lineEndSensitive = false
         work += 1
 
         var depth = 0
@@ -177,14 +198,17 @@ struct BlockParser {
         container = tip
         if container.acceptsLines {
             addLine()
-            if container.kind == .htmlBlock, (1...5).contains(container.htmlType),
-                HTMLSyntax.blockEnds(container.htmlType, line[offset...])
-            {
-                finalizeTip(endLine: lineNumber)
+            if container.kind == .htmlBlock, (1...5).contains(container.htmlType) {
+                if HTMLSyntax.blockEnds(container.htmlType, line[offset...]) {
+                    finalizeTip(endLine: lineNumber)
+                } else {
+                    lineEndSensitive = true  // the end marker may still come on this line
+                }
             }
         } else if offset < line.count && !blank {
-            addChild(.paragraph)
+            let paragraph = addChild(.paragraph)
             advanceNextNonspace()
+            paragraph.startOffset = offset
             addLine()
         }
     }
@@ -208,7 +232,7 @@ struct BlockParser {
             guard !indented, peek(nextNonspace) == UInt8(ascii: ">") else { return .notMatched }
             advanceNextNonspace()
             advanceOffset(1, columns: false)
-            if let c = peek(offset), ByteClass.isSpaceOrTab(c) { advanceOffset(1, columns: true) }
+            skipSpaceAfterQuoteMarker()
             return .matched
         case .item:
             if blank {
@@ -229,6 +253,7 @@ struct BlockParser {
                     while i < line.count && line[i] == node.fenceChar { i += 1 }
                     let run = i - nextNonspace
                     while i < line.count && ByteClass.isSpaceOrTab(line[i]) { i += 1 }
+                    if i == line.count { lineEndSensitive = true }
                     if run >= node.fenceLength && i == line.count {
                         node.closedByFence = true
                         finalizeTip(endLine: lineNumber)
@@ -265,6 +290,14 @@ struct BlockParser {
             node.table.rows.append(TableSyntax.cells(of: line[offset...], columns: node.table.alignments.count))
             return
         }
+        if defersLastLine && !partiallyConsumedTab {
+            node.pendingPart = line[offset...]
+            node.hasPendingPart = true
+            deferredLeaf = node
+            deferredOffset = offset
+            work += 1
+            return
+        }
         if partiallyConsumedTab {
             offset += 1
             let charsToTab = 4 - (column % 4)
@@ -282,6 +315,15 @@ struct BlockParser {
         tip.children.append(node)
         stack.append(node)
         return node
+    }
+
+    /// After a `>` marker: one space or tab is part of the marker.
+    mutating func skipSpaceAfterQuoteMarker() {
+        if let c = peek(offset) {
+            if ByteClass.isSpaceOrTab(c) { advanceOffset(1, columns: true) }
+        } else {
+            lineEndSensitive = true
+        }
     }
 
     func makeNode(_ kind: BlockNode.Kind, startLine: Int) -> BlockNode {

@@ -25,16 +25,70 @@ public struct HTMLRenderer: Sendable {
     public func render(_ blocks: [Block]) -> String {
         var writer = Writer(renderer: self, cursor: citations.map(CitationCursor.init))
         writer.blocks(blocks, tight: false)
-        return writer.out
+        return String(decoding: writer.out, as: UTF8.self)
     }
 
+    /// Writes UTF-8 bytes, escaping text as it copies it: one buffer, no string per piece.
     struct Writer {
         let renderer: HTMLRenderer
         let cursor: CitationCursor?
-        var out = ""
+        var out: [UInt8] = []
+
+        init(renderer: HTMLRenderer, cursor: CitationCursor?) {
+            self.renderer = renderer
+            self.cursor = cursor
+            out.reserveCapacity(4096)
+        }
+
+        mutating func put(_ s: StaticString) {
+            s.withUTF8Buffer { out.append(contentsOf: $0) }
+        }
+
+        mutating func put(_ s: String) {
+            var s = s
+            s.withUTF8 { out.append(contentsOf: $0) }
+        }
+
+        mutating func put(_ n: Int) {
+            guard n != 0 else { return out.append(0x30) }
+            if n < 0 { out.append(UInt8(ascii: "-")) }
+            var value = n.magnitude
+            var digits: [UInt8] = []
+            while value > 0 {
+                digits.append(0x30 + UInt8(value % 10))
+                value /= 10
+            }
+            out.append(contentsOf: digits.reversed())
+        }
+
+        /// `s` with `&`, `<`, `>` and `"` escaped.
+        mutating func putEscaped(_ s: String) {
+            var s = s
+            s.withUTF8 { b in
+                var start = 0
+                for i in 0..<b.count {
+                    let c = b[i]
+                    guard c == 0x26 || c == 0x3C || c == 0x3E || c == 0x22 else { continue }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+                    switch c {
+                    case 0x26: put("&amp;")
+                    case 0x3C: put("&lt;")
+                    case 0x3E: put("&gt;")
+                    default: put("&quot;")
+                    }
+                    start = i + 1
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<b.count]))
+            }
+        }
+
+        /// Raw HTML, with the GFM tag filter if it is on.
+        mutating func putRaw(_ html: String) {
+            if renderer.tagFilter { HTMLRenderer.filterTags(html, into: &out) } else { put(html) }
+        }
 
         mutating func cr() {
-            if !out.isEmpty && out.utf8.last != 0x0A { out += "\n" }
+            if let last = out.last, last != 0x0A { out.append(0x0A) }
         }
 
         mutating func blocks(_ blocks: [Block], tight: Bool) {
@@ -48,41 +102,45 @@ public struct HTMLRenderer: Sendable {
                     self.inlines(inlines)
                 } else {
                     cr()
-                    out += "<p>"
+                    put("<p>")
                     self.inlines(inlines)
-                    out += "</p>\n"
+                    put("</p>\n")
                 }
             case .heading(let level, let inlines):
                 cr()
-                out += "<h\(level)>"
+                put("<h")
+                put(level)
+                put(">")
                 self.inlines(inlines)
-                out += "</h\(level)>\n"
+                put("</h")
+                put(level)
+                put(">\n")
             case .thematicBreak:
                 cr()
-                out += "<hr />\n"
+                put("<hr />\n")
             case .blockQuote(let children):
                 cr()
-                out += "<blockquote>\n"
+                put("<blockquote>\n")
                 blocks(children, tight: false)
                 cr()
-                out += "</blockquote>\n"
+                put("</blockquote>\n")
             case .list(let list):
                 self.list(list)
             case .codeBlock(let code):
                 cr()
-                out += "<pre><code"
+                put("<pre><code")
                 if let language = code.language {
-                    out += " class=\"language-"
-                    out += HTMLRenderer.escape(language)
-                    out += "\""
+                    put(" class=\"language-")
+                    putEscaped(language)
+                    put("\"")
                 }
-                out += ">"
-                out += HTMLRenderer.escape(code.code)
-                out += "</code></pre>\n"
+                put(">")
+                putEscaped(code.code)
+                put("</code></pre>\n")
             case .htmlBlock(let html):
                 cr()
-                out += renderer.tagFilter ? HTMLRenderer.filterTags(html) : html
-                out += "\n"
+                putRaw(html)
+                put("\n")
             case .table(let table):
                 self.table(table)
             }
@@ -90,63 +148,69 @@ public struct HTMLRenderer: Sendable {
 
         mutating func list(_ list: MarkdownList) {
             cr()
-            let tag: String
+            let ordered: Bool
             switch list.kind {
             case .bullet:
-                tag = "ul"
-                out += "<ul>\n"
+                ordered = false
+                put("<ul>\n")
             case .ordered(let start, _):
-                tag = "ol"
-                out += start == 1 ? "<ol>\n" : "<ol start=\"\(start)\">\n"
+                ordered = true
+                if start == 1 {
+                    put("<ol>\n")
+                } else {
+                    put("<ol start=\"")
+                    put(start)
+                    put("\">\n")
+                }
             }
             for item in list.items {
-                out += "<li>"
+                put("<li>")
                 if let checked = item.checkbox {
-                    out +=
+                    put(
                         checked
-                        ? "<input type=\"checkbox\" checked=\"\" disabled=\"\" /> "
-                        : "<input type=\"checkbox\" disabled=\"\" /> "
+                            ? "<input type=\"checkbox\" checked=\"\" disabled=\"\" /> "
+                            : "<input type=\"checkbox\" disabled=\"\" /> ")
                 }
                 blocks(item.blocks, tight: list.isTight)
-                out += "</li>\n"
+                put("</li>\n")
             }
             cr()
-            out += "</\(tag)>\n"
+            put(ordered ? "</ol>\n" : "</ul>\n")
         }
 
         mutating func table(_ table: Table) {
             cr()
-            out += "<table>\n<thead>\n<tr>\n"
+            put("<table>\n<thead>\n<tr>\n")
             for (index, cell) in table.header.enumerated() {
-                self.cell("th", cell, table.alignments.indices.contains(index) ? table.alignments[index] : .none)
+                self.cell(header: true, cell, table.alignments.indices.contains(index) ? table.alignments[index] : .none)
             }
-            out += "</tr>\n</thead>\n"
+            put("</tr>\n</thead>\n")
             if !table.rows.isEmpty {
-                out += "<tbody>\n"
+                put("<tbody>\n")
                 for row in table.rows {
-                    out += "<tr>\n"
+                    put("<tr>\n")
                     for (index, cell) in row.enumerated() {
                         self.cell(
-                            "td", cell, table.alignments.indices.contains(index) ? table.alignments[index] : .none)
+                            header: false, cell, table.alignments.indices.contains(index) ? table.alignments[index] : .none)
                     }
-                    out += "</tr>\n"
+                    put("</tr>\n")
                 }
-                out += "</tbody>\n"
+                put("</tbody>\n")
             }
-            out += "</table>\n"
+            put("</table>\n")
         }
 
-        mutating func cell(_ tag: String, _ content: [Inline], _ alignment: Table.Alignment) {
-            out += "<\(tag)"
+        mutating func cell(header: Bool, _ content: [Inline], _ alignment: Table.Alignment) {
+            put(header ? "<th" : "<td")
             switch alignment {
             case .none: break
-            case .left: out += " align=\"left\""
-            case .center: out += " align=\"center\""
-            case .right: out += " align=\"right\""
+            case .left: put(" align=\"left\"")
+            case .center: put(" align=\"center\"")
+            case .right: put(" align=\"right\"")
             }
-            out += ">"
+            put(">")
             inlines(content)
-            out += "</\(tag)>\n"
+            put(header ? "</th>\n" : "</td>\n")
         }
 
         mutating func inlines(_ inlines: [Inline]) {
@@ -155,98 +219,106 @@ public struct HTMLRenderer: Sendable {
 
         mutating func inline(_ inline: Inline) {
             switch inline {
-            case .text(let s): out += HTMLRenderer.escape(s)
-            case .softBreak: out += "\n"
-            case .lineBreak: out += "<br />\n"
+            case .text(let s): putEscaped(s)
+            case .softBreak: put("\n")
+            case .lineBreak: put("<br />\n")
             case .code(let s):
-                out += "<code>"
-                out += HTMLRenderer.escape(s)
-                out += "</code>"
-            case .html(let s): out += renderer.tagFilter ? HTMLRenderer.filterTags(s) : s
-            case .emphasis(let c): wrap("em", c)
-            case .strong(let c): wrap("strong", c)
-            case .strikethrough(let c): wrap("del", c)
-            case .link(let destination, let title, let c):
-                out += "<a href=\"" + HTMLRenderer.escape(destination ?? "") + "\""
-                attribute("title", title)
-                out += ">"
+                put("<code>")
+                putEscaped(s)
+                put("</code>")
+            case .html(let s): putRaw(s)
+            case .emphasis(let c):
+                put("<em>")
                 inlines(c)
-                out += "</a>"
-            case .image(let source, let title, let c):
-                out += "<img src=\"" + HTMLRenderer.escape(source) + "\""
-                out += " alt=\"" + HTMLRenderer.escape(Inline.plainText(c)) + "\""
+                put("</em>")
+            case .strong(let c):
+                put("<strong>")
+                inlines(c)
+                put("</strong>")
+            case .strikethrough(let c):
+                put("<del>")
+                inlines(c)
+                put("</del>")
+            case .link(let destination, let title, let c):
+                put("<a href=\"")
+                putEscaped(destination ?? "")
+                put("\"")
                 attribute("title", title)
-                out += " />"
+                put(">")
+                inlines(c)
+                put("</a>")
+            case .image(let source, let title, let c):
+                put("<img src=\"")
+                putEscaped(source)
+                put("\" alt=\"")
+                putEscaped(Inline.plainText(c))
+                put("\"")
+                attribute("title", title)
+                put(" />")
             case .citation(let numbers):
                 for (n, mark) in cursor?.marks(numbers) ?? numbers.map({ ($0, .citation) }) {
-                    let link = "<a href=\"\(HTMLRenderer.escape(renderer.citationHrefPrefix))\(n)\">[\(n)]</a></sup>"
                     switch mark {
-                    case .text: out += "[\(n)]"
-                    case .citation: out += "<sup class=\"citation\">" + link
+                    case .text:
+                        put("[")
+                        put(n)
+                        put("]")
+                        continue
+                    case .citation:
+                        put("<sup class=\"citation\">")
                     case .unsupported:
-                        out += "<sup class=\"citation unsupported\" title=\"The cited source may not support this sentence\">" + link
+                        put(
+                            "<sup class=\"citation unsupported\" title=\"The cited source may not support this sentence\">"
+                        )
                     }
+                    put("<a href=\"")
+                    putEscaped(renderer.citationHrefPrefix)
+                    put(n)
+                    put("\">[")
+                    put(n)
+                    put("]</a></sup>")
                 }
             }
         }
 
         /// ` name="value"`, when the value is not empty.
-        mutating func attribute(_ name: String, _ value: String?) {
+        mutating func attribute(_ name: StaticString, _ value: String?) {
             guard let value, !value.isEmpty else { return }
-            out += " " + name + "=\"" + HTMLRenderer.escape(value) + "\""
-        }
-
-        mutating func wrap(_ tag: String, _ content: [Inline]) {
-            out += "<\(tag)>"
-            inlines(content)
-            out += "</\(tag)>"
+            put(" ")
+            put(name)
+            put("=\"")
+            putEscaped(value)
+            put("\"")
         }
     }
 
-    /// Escapes `&`, `<`, `>` and `"`.
-    static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return s }
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 16)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    static let filteredTags = [
+    static let filteredTags: [[UInt8]] = [
         "title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script", "plaintext",
-    ]
+    ].map { Array($0.utf8) }
 
     /// GFM tagfilter: `<title>` becomes `&lt;title>`, for the tags a browser would treat specially.
     static func filterTags(_ html: String) -> String {
-        let b = Array(html.utf8)
-        guard b.contains(0x3C) else { return html }
         var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            if b[i] == 0x3C && isFilteredTag(b, i) {
-                out += Array("&lt;".utf8)
-            } else {
-                out.append(b[i])
-            }
-            i += 1
-        }
+        filterTags(html, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func isFilteredTag(_ b: [UInt8], _ pos: Int) -> Bool {
+    static func filterTags(_ html: String, into out: inout [UInt8]) {
+        var html = html
+        html.withUTF8 { b in
+            var start = 0
+            for i in 0..<b.count where b[i] == 0x3C && isFilteredTag(b, i) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+                out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
+                start = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<b.count]))
+        }
+    }
+
+    private static func isFilteredTag(_ b: UnsafeBufferPointer<UInt8>, _ pos: Int) -> Bool {
         var i = pos + 1
         if i < b.count && b[i] == UInt8(ascii: "/") { i += 1 }
-        for tag in filteredTags {
-            let t = Array(tag.utf8)
+        for t in filteredTags {
             guard i + t.count <= b.count else { continue }
             var matches = true
             for k in 0..<t.count where b[i + k] | 0x20 != t[k] {

@@ -94,6 +94,15 @@ enum HTMLSyntax {
             || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "`"))
     }
 
+    static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, _ pos: Int, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard pos + count <= b.count else { return false }
+        return prefix.withUTF8Buffer { p in
+            for k in 0..<count where b[pos + k] != p[k] { return false }
+            return true
+        }
+    }
+
     static func hasPrefix(_ b: [UInt8], _ pos: Int, _ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard pos + count <= b.count else { return false }
@@ -149,6 +158,26 @@ enum HTMLSyntax {
         guard var j = end else { return nil }
         while j < n, ByteClass.isASCIIWhitespace(line[j]) { j += 1 }
         return j == n ? 7 : nil
+    }
+
+    /// When ``blockStart(_:_:allowType7:)`` finds no block at `pos`, whether more bytes at the end of
+    /// the line could still make it find one (the tag, or what follows it, is not complete yet).
+    static func blockStartMayChange(_ line: [UInt8], _ pos: Int, allowType7: Bool) -> Bool {
+        let n = line.count
+        // Short enough to be the start of `<![CDATA[`, `<!--` or `<?`.
+        guard pos + 9 < n else { return true }
+        let closing = line[pos + 1] == UInt8(ascii: "/")
+        var i = pos + (closing ? 2 : 1)
+        while i < n, ByteClass.isAlphanumeric(line[i]) || line[i] == UInt8(ascii: "-") { i += 1 }
+        if i == n || (line[i] == UInt8(ascii: "/") && i + 1 == n) { return true }
+        guard allowType7 else { return false }
+        // Type 7 needs a whole tag followed by nothing but whitespace.
+        guard let end = closing ? scanClosingTag(line, pos, limit: n) : scanOpenTag(line, pos, limit: n) else {
+            return true
+        }
+        var j = end
+        while j < n, ByteClass.isASCIIWhitespace(line[j]) { j += 1 }
+        return j == n
     }
 
     /// Whether `line` meets the end condition of HTML block `type` (1–5).

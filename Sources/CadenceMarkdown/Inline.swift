@@ -4,7 +4,9 @@
 /// let inlines: [Inline] = [.text("see "), .emphasis([.text("this")]), .citation([1])]
 /// print(Inline.plainText(inlines))  // "see this[1]"
 /// ```
-public indirect enum Inline: Sendable, Hashable {
+public enum Inline: Sendable, Hashable {
+    // Text, code and emphasis are stored in the value itself; links and images, the large ones,
+    // are boxed (`indirect`), so that most inlines cost no allocation of their own.
     case text(String)
     /// A line ending inside a paragraph.
     case softBreak
@@ -18,8 +20,8 @@ public indirect enum Inline: Sendable, Hashable {
     /// GFM `~~strikethrough~~`.
     case strikethrough([Inline])
     /// A link; `destination` is `nil` for a streamed link whose target is still being typed.
-    case link(destination: String?, title: String?, [Inline])
-    case image(source: String, title: String?, [Inline])
+    indirect case link(destination: String?, title: String?, [Inline])
+    indirect case image(source: String, title: String?, [Inline])
     /// Citations `[1]` or `[1][2]`: source numbers, in order (non-strict mode only).
     case citation([Int])
 

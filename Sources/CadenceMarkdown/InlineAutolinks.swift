@@ -2,13 +2,26 @@
 enum InlineAutolinks {
     /// Text bytes as inlines, with `www.`, `http(s)://`, `ftp://` and email links made links.
     static func linkify(_ b: [UInt8]) -> [Inline] {
+        var out: [Inline] = []
+        linkify(b[...], into: &out)
+        return out
+    }
+
+    /// Appends the inlines of text bytes to `out`: one text when no link can start in them.
+    static func linkify(_ bytes: ArraySlice<UInt8>, into out: inout [Inline]) {
+        bytes.withUnsafeBufferPointer { linkify($0, into: &out) }
+    }
+
+    static func linkify(_ b: UnsafeBufferPointer<UInt8>, into out: inout [Inline]) {
         var candidate = false
         for c in b where c == UInt8(ascii: ":") || c == UInt8(ascii: "@") || c == UInt8(ascii: ".") {
             candidate = true
             break
         }
-        guard candidate else { return [.text(ByteClass.string(b))] }
-        var out: [Inline] = []
+        guard candidate else {
+            out.append(.text(String(decoding: b, as: UTF8.self)))
+            return
+        }
         var flushed = 0
         var i = 0
         while i < b.count {
@@ -20,8 +33,8 @@ enum InlineAutolinks {
             default: break
             }
             if let m = match {
-                if m.start > flushed { out.append(.text(ByteClass.string(b[flushed..<m.start]))) }
-                let text = ByteClass.string(b[m.start..<m.end])
+                if m.start > flushed { out.append(.text(string(b, flushed, m.start))) }
+                let text = string(b, m.start, m.end)
                 out.append(.link(destination: TextEscapes.normalizeURL(Array(m.url.utf8)), title: nil, [.text(text)]))
                 flushed = m.end
                 i = m.end
@@ -29,14 +42,17 @@ enum InlineAutolinks {
                 i += 1
             }
         }
-        if flushed < b.count { out.append(.text(ByteClass.string(b[flushed...]))) }
-        return out
+        if flushed < b.count { out.append(.text(string(b, flushed, b.count))) }
+    }
+
+    private static func string(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
     }
 
     private static func isHostByte(_ c: UInt8) -> Bool { c >= 0x80 || ByteClass.isAlphanumeric(c) }
 
     /// The end of a valid domain starting at `start`, or `nil`; `requireDot` for `www.` links.
-    private static func domainEnd(_ b: [UInt8], _ start: Int, requireDot: Bool) -> Int? {
+    private static func domainEnd(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, requireDot: Bool) -> Int? {
         var i = start + 1
         var dots = 0
         var underscoresLast = 0
@@ -59,14 +75,14 @@ enum InlineAutolinks {
         return i
     }
 
-    private static func extendPath(_ b: [UInt8], _ end: Int) -> Int {
+    private static func extendPath(_ b: UnsafeBufferPointer<UInt8>, _ end: Int) -> Int {
         var i = end
         while i < b.count && !ByteClass.isASCIIWhitespace(b[i]) && b[i] != UInt8(ascii: "<") { i += 1 }
         return i
     }
 
     /// Trims trailing punctuation, unbalanced `)` and entity-like `&x;` from a link candidate.
-    private static func trimEnd(_ b: [UInt8], _ start: Int, _ end: Int) -> Int {
+    private static func trimEnd(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var end = end
         var opening = 0
         var closing = 0
@@ -97,7 +113,7 @@ enum InlineAutolinks {
         return end
     }
 
-    private static func www(_ b: [UInt8], _ i: Int) -> (Int, Int, String)? {
+    private static func www(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Int, Int, String)? {
         guard HTMLSyntax.hasPrefix(b, i, "www.") else { return nil }
         if i > 0 {
             let p = b[i - 1]
@@ -109,23 +125,23 @@ enum InlineAutolinks {
         guard let domain = domainEnd(b, i, requireDot: true) else { return nil }
         let end = trimEnd(b, i, extendPath(b, domain))
         guard end > i else { return nil }
-        return (i, end, "http://" + ByteClass.string(b[i..<end]))
+        return (i, end, "http://" + string(b, i, end))
     }
 
-    private static func url(_ b: [UInt8], _ i: Int, floor: Int) -> (Int, Int, String)? {
+    private static func url(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, floor: Int) -> (Int, Int, String)? {
         guard HTMLSyntax.hasPrefix(b, i, "://") else { return nil }
         var start = i
         while start > floor && ByteClass.isLetter(b[start - 1]) { start -= 1 }
-        let scheme = ByteClass.string(b[start..<i]).lowercased()
+        let scheme = string(b, start, i).lowercased()
         guard scheme == "http" || scheme == "https" || scheme == "ftp" else { return nil }
         guard i + 3 < b.count, let domain = domainEnd(b, i + 3, requireDot: false) else { return nil }
         let end = trimEnd(b, start, extendPath(b, domain))
         guard end > i + 3 else { return nil }
-        let text = ByteClass.string(b[start..<end])
+        let text = string(b, start, end)
         return (start, end, text)
     }
 
-    private static func email(_ b: [UInt8], _ i: Int, floor: Int) -> (Int, Int, String)? {
+    private static func email(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, floor: Int) -> (Int, Int, String)? {
         var start = i
         while start > floor {
             let c = b[start - 1]
@@ -156,7 +172,7 @@ enum InlineAutolinks {
         guard ByteClass.isLetter(last) || last == UInt8(ascii: ".") else { return nil }
         end = trimEnd(b, start, end)
         guard end > i + 1 else { return nil }
-        let text = ByteClass.string(b[start..<end])
+        let text = string(b, start, end)
         return (start, end, "mailto:" + text)
     }
 }

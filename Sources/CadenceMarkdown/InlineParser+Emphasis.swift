@@ -51,7 +51,8 @@ extension InlineParser {
 
     /// Matches closers with openers above `stackBottom`, wrapping what lies between.
     mutating func processEmphasis(stackBottom: Int, keepOpeners: Bool = false) {
-        var openersBottom = [Int](repeating: stackBottom, count: 17)
+        if openersBottom.count != 17 { openersBottom = [Int](repeating: stackBottom, count: 17) }
+        for k in 0..<17 { openersBottom[k] = stackBottom }
         var closer = lastDelimiter
         while closer != -1 && delimiters[closer].previous != stackBottom {
             work += 1

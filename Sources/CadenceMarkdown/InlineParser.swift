@@ -51,7 +51,7 @@ struct InlineParser {
     let options: MarkdownOptions
     let references: [String: LinkReference]
     /// Streaming: close what is still open at the end (`**bold` → bold), hold back a half-typed citation.
-    let closesOpenConstructs: Bool
+    var closesOpenConstructs: Bool
     var subject: [UInt8] = []
     var pos = 0
     var nodes: [Node] = [Node(kind: .root)]
@@ -74,6 +74,16 @@ struct InlineParser {
     var lastCloseParen = -1
     /// Steps of work (`WorkCounter`): constructs parsed, bytes scanned, delimiters, brackets and nodes walked.
     var work = 0
+    /// Scratch for `processEmphasis` and `build`, kept so that a parser reused for many blocks
+    /// allocates them once.
+    var openersBottom: [Int] = []
+    var textRun: [UInt8] = []
+    /// Streaming: where text appended to the subject would go, as found by the last parse (see
+    /// `endTarget`), and whether a stable point could follow at the end.
+    var endTarget = EndTarget.none
+    var endIsSafe = false
+    /// Streaming: the node of a code span left open to the end of the subject, if any.
+    var openCodeNode = -1
 
     init(options: MarkdownOptions, references: [String: LinkReference], closesOpenConstructs: Bool = false) {
         self.options = options
@@ -81,23 +91,27 @@ struct InlineParser {
         self.closesOpenConstructs = closesOpenConstructs
     }
 
-    /// Parses `content` (trimmed first) into inlines.
     /// Parses `content` into inlines. Leading whitespace is skipped; trailing whitespace too unless
-    /// `trimsEnd` is false (for a prefix that ends at a safe point).
+    /// `trimsEnd` is false (for a prefix that ends at a safe point). A parser can be used again: its
+    /// arrays keep their capacity.
     mutating func parse(_ content: ArraySlice<UInt8>, trimsEnd: Bool = true) -> [Inline] {
-        subject = Array(trimsEnd ? ByteClass.trimmed(content) : ByteClass.trimmedStart(content))
+        subject.removeAll(keepingCapacity: true)
+        subject += trimsEnd ? ByteClass.trimmed(content) : ByteClass.trimmedStart(content)
         work += content.count
         openers = 0
         delimitersProcessed = 0
         safetyBlocked = false
         safePoint = 0
         pos = 0
-        nodes = [Node(kind: .root)]
-        extras = []
-        delimiters = []
+        nodes.removeAll(keepingCapacity: true)
+        nodes.append(Node(kind: .root))
+        extras.removeAll(keepingCapacity: true)
+        delimiters.removeAll(keepingCapacity: true)
         lastDelimiter = -1
-        brackets = []
-        failedBacktickLengths = []
+        brackets.removeAll(keepingCapacity: true)
+        if !failedBacktickLengths.isEmpty { failedBacktickLengths.removeAll(keepingCapacity: true) }
+        openCodeNode = -1
+        var heldBack = false
         if closesOpenConstructs { lastCloseParen = subject.lastIndex(of: UInt8(ascii: ")")) ?? -1 }
         while pos < subject.count {
             if closesOpenConstructs, pos > 0, subject[pos - 1] == 0x20, !ByteClass.isASCIIWhitespace(subject[pos]),
@@ -105,11 +119,43 @@ struct InlineParser {
             {
                 safePoint = pos
             }
-            if !parseInline() { break }
+            if !parseInline() {
+                heldBack = true
+                break
+            }
         }
         processEmphasis(stackBottom: -1, keepOpeners: closesOpenConstructs)
+        // As `isSafe` at the end: every opener left is unmatched.
+        endIsSafe =
+            closesOpenConstructs && !heldBack && brackets.isEmpty && failedBacktickLengths.isEmpty && !safetyBlocked
+            && openers == 0
         if closesOpenConstructs { closeOpenDelimiters() }
+        endTarget = closesOpenConstructs && !heldBack ? findEndTarget() : .none
         return build(0, linkify: options.autolinks)
+    }
+
+    /// Where more text at the end of the subject would go, if it held no byte with a meaning of its
+    /// own (none of `isSpecial`, and no `)`, `>` or `;`, which end link targets, tags and entities).
+    enum EndTarget { case none, text, code }
+
+    /// Follows the last node down through emphasis: a text node of the subject's last bytes, or a
+    /// code span left open to the end, takes more such text unchanged in structure.
+    private func findEndTarget() -> EndTarget {
+        guard let last = subject.last, !Self.isSpecial(last) else { return .none }
+        var node = nodes[0].last
+        while node != -1 {
+            switch nodes[node].kind {
+            case .emphasis, .strong, .strikethrough:
+                node = nodes[node].last
+            case .text:
+                return nodes[node].extra == -1 && nodes[node].end == subject.count ? .text : .none
+            case .code:
+                return node == openCodeNode ? .code : .none
+            default:
+                return .none
+            }
+        }
+        return .none
     }
 
     /// Inlines nest at most this deep; deeper content is flattened to its text, which keeps
@@ -117,24 +163,45 @@ struct InlineParser {
     static let maximumDepth = 100
 
     /// The children of `parent` as inlines, adjacent text merged; `linkify` applies GFM autolinks to text.
-    func build(_ parent: Int, linkify: Bool, depth: Int = 0) -> [Inline] {
+    mutating func build(_ parent: Int, linkify: Bool, depth: Int = 0) -> [Inline] {
         if depth >= Self.maximumDepth { return [.text(ByteClass.string(flattenedText(parent)))] }
         var out: [Inline] = []
-        var pending: [UInt8] = []
-        func flush() {
-            guard !pending.isEmpty else { return }
-            if linkify { out += InlineAutolinks.linkify(pending) } else { out.append(.text(ByteClass.string(pending))) }
-            pending.removeAll(keepingCapacity: true)
-        }
+        // A run of text is kept as a range of the subject while its nodes follow each other there,
+        // and gathered in `textRun` otherwise. `textRun` is empty whenever a child is built, so the
+        // levels below share it.
+        var runStart = -1
+        var runEnd = -1
+        var gathered = false
         var child = nodes[parent].first
         while child != -1 {
-            let kind = nodes[child].kind
-            switch kind {
-            case .text: pending += text(child)
-            case .root: break
+            let node = nodes[child]
+            switch node.kind {
+            case .text:
+                if node.extra == -1 && !gathered {
+                    if runStart < 0 {
+                        runStart = node.start
+                        runEnd = node.end
+                    } else if node.start == runEnd {
+                        runEnd = node.end
+                    } else {
+                        textRun += subject[runStart..<runEnd]
+                        textRun += subject[node.start..<node.end]
+                        gathered = true
+                    }
+                } else {
+                    if !gathered {
+                        if runStart >= 0 { textRun += subject[runStart..<runEnd] }
+                        gathered = true
+                    }
+                    textRun += text(child)
+                }
+            case .root:
+                break
             default:
-                flush()
-                switch kind {
+                flushText(&out, linkify: linkify, runStart: runStart, runEnd: runEnd, gathered: gathered)
+                runStart = -1
+                gathered = false
+                switch node.kind {
                 case .softBreak: out.append(.softBreak)
                 case .lineBreak: out.append(.lineBreak)
                 case .code: out.append(.code(ByteClass.string(text(child))))
@@ -143,25 +210,43 @@ struct InlineParser {
                 case .strong: out.append(.strong(build(child, linkify: linkify, depth: depth + 1)))
                 case .strikethrough: out.append(.strikethrough(build(child, linkify: linkify, depth: depth + 1)))
                 case .link:
-                    let extra = extras[nodes[child].extra]
+                    let extra = extras[node.extra]
                     out.append(
                         .link(
                             destination: extra.destination, title: extra.title,
                             build(child, linkify: false, depth: depth + 1)))
                 case .image:
-                    let extra = extras[nodes[child].extra]
+                    let extra = extras[node.extra]
                     out.append(
                         .image(
                             source: extra.destination ?? "", title: extra.title,
                             build(child, linkify: false, depth: depth + 1)))
-                case .citation: out.append(.citation(extras[nodes[child].extra].numbers))
+                case .citation: out.append(.citation(extras[node.extra].numbers))
                 case .text, .root: break
                 }
             }
-            child = nodes[child].next
+            child = node.next
         }
-        flush()
+        flushText(&out, linkify: linkify, runStart: runStart, runEnd: runEnd, gathered: gathered)
         return out
+    }
+
+    /// Appends the pending run of text (a subject range, or `textRun`) to `out`.
+    private mutating func flushText(_ out: inout [Inline], linkify: Bool, runStart: Int, runEnd: Int, gathered: Bool) {
+        if gathered {
+            if !textRun.isEmpty { emitText(textRun[...], into: &out, linkify: linkify) }
+            textRun.removeAll(keepingCapacity: true)
+        } else if runStart >= 0 && runEnd > runStart {
+            emitText(subject[runStart..<runEnd], into: &out, linkify: linkify)
+        }
+    }
+
+    private func emitText(_ bytes: ArraySlice<UInt8>, into out: inout [Inline], linkify: Bool) {
+        if linkify {
+            InlineAutolinks.linkify(bytes, into: &out)
+        } else {
+            out.append(.text(ByteClass.string(bytes)))
+        }
     }
 
     // MARK: Scanning
@@ -203,19 +288,25 @@ struct InlineParser {
         return true
     }
 
+    /// The bytes that start or end an inline construct: a line ending, `\\`, `` ` ``, `*`, `_`, `~`,
+    /// `[`, `]`, `!`, `<` and `&`, as two 64-bit masks (bytes 0–63 and 64–127).
+    private static let specialLow: UInt64 = 1 << 0x0A | 1 << 0x21 | 1 << 0x26 | 1 << 0x2A | 1 << 0x3C
+    private static let specialHigh: UInt64 =
+        1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x5D - 64) | 1 << (0x5F - 64) | 1 << (0x60 - 64)
+        | 1 << (0x7E - 64)
+
+    @inline(__always)
     static func isSpecial(_ c: UInt8) -> Bool {
-        switch c {
-        case 0x0A, UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"),
-            UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: "&"):
-            return true
-        default: return false
-        }
+        c < 64 ? specialLow >> c & 1 != 0 : c < 128 ? specialHigh >> (c - 64) & 1 != 0 : false
     }
 
     mutating func parseString() {
         let start = pos
-        pos += 1
-        while pos < subject.count && !Self.isSpecial(subject[pos]) { pos += 1 }
+        pos = subject.withUnsafeBufferPointer { b in
+            var p = start + 1
+            while p < b.count && !Self.isSpecial(b[p]) { p += 1 }
+            return p
+        }
         work += pos - start
         appendText(start, pos)
         guard closesOpenConstructs, pos - start > 1, isSafe else { return }
@@ -300,7 +391,7 @@ struct InlineParser {
             failedBacktickLengths.insert(length)
         }
         if closesOpenConstructs && afterOpen < subject.count {
-            append(.code, Self.codeSpanContent(subject[afterOpen...]))
+            openCodeNode = append(.code, Self.codeSpanContent(subject[afterOpen...]))
             pos = subject.count
             return
         }

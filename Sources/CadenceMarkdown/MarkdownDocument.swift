@@ -30,17 +30,20 @@ public struct MarkdownDocument: Sendable {
     /// The blocks after `committed`: settled blocks that a later link definition could still change,
     /// then the open tail closed virtually. Their identities continue from `committed.count`.
     ///
-    /// Reading it re-parses the open tail; an open paragraph is re-parsed only after the prefix that
-    /// more text can no longer change, which is remembered (hence `mutating`).
+    /// Reading it after each chunk costs about the chunk, not the open blocks: what the last read
+    /// built is kept (hence `mutating`) and only what the new text can change is parsed again (see
+    /// `TailCache`). The open block's value grows in place when the reader no longer holds the
+    /// last tail, so drop it (or read this once per frame) when the open block may be long.
     public var tail: [Block] {
         mutating get {
             if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage.tail(usesStablePrefixes: true)
+            return storage.tail()
         }
     }
 
-    /// The tail rebuilt from scratch, without stable prefixes: for tests.
-    func tailWithoutStablePrefixes() -> [Block] { storage.tail(usesStablePrefixes: false) }
+    /// The tail rebuilt from scratch, keeping nothing between reads: what `tail` must equal (the
+    /// tests and the fuzz oracle compare them).
+    package func freshTail() -> [Block] { storage.freshTail() }
 
     /// The current view: committed blocks followed by the tail.
     public var tree: MarkdownTree {
@@ -96,8 +99,10 @@ extension MarkdownDocument {
         var finished: MarkdownTree?
         /// How many link definitions `settledValues` were built with.
         var settledDefinitionCount = 0
-        /// What the last tail learned about the open paragraph.
-        var stablePrefix: BlockMaterializer.StablePrefix?
+        /// Counts the lines the live parser took (and the finish): a tail snapshot is valid for one.
+        var revision = 0
+        /// What the last tail read built (`MarkdownDocument+Tail.swift`).
+        var tailCache = TailCache()
 
         /// The inline parsers' work so far (``MarkdownDocument/work``).
         var inlineWork = WorkCounter()
@@ -111,29 +116,6 @@ extension MarkdownDocument {
                 options: parser.options, references: references, writesCache: writesCache, workCounter: inlineWork)
         }
 
-        func tail(usesStablePrefixes: Bool) -> [Block] {
-            var blocks: [Block] = []
-            var snapshot = parser.copy(asSnapshot: true)
-            if !pendingLine.isEmpty && snapshot.tip.kind != .table {
-                snapshot.incorporate(line: pendingLine)
-            }
-            snapshot.finish()
-            var materializer = makeMaterializer(references: snapshot.references, writesCache: false)
-            // Definitions the tail itself makes may still change as they are typed: no prefix then.
-            let prefixes = usesStablePrefixes && snapshot.references.count == parser.references.count
-            materializer.usesStablePrefixes = prefixes
-            materializer.stablePrefix = prefixes ? stablePrefix : nil
-            if snapshot.references.count == parser.references.count {
-                blocks = settledValues
-            } else {
-                // The tail defined a link reference: settled blocks may resolve it.
-                for node in settled { blocks += materializer.blocks(node) }
-            }
-            for node in snapshot.closed { blocks += materializer.blocks(node) }
-            if prefixes { stablePrefix = materializer.stablePrefix }
-            return blocks
-        }
-
         func copy() -> Storage {
             let copy = Storage(parser: parser.copy(asSnapshot: false))
             copy.pendingLine = pendingLine
@@ -143,7 +125,7 @@ extension MarkdownDocument {
             copy.settledValues = settledValues
             copy.finished = finished
             copy.settledDefinitionCount = settledDefinitionCount
-            copy.stablePrefix = stablePrefix
+            copy.revision = revision
             copy.inlineWork.steps = inlineWork.steps
             return copy
         }
@@ -161,10 +143,10 @@ extension MarkdownDocument {
                 var j = i
                 while j < bytes.count {
                     let c = bytes[j]
-                    if c == 0x0A || c == 0x0D || c == 0x00 { break }
+                    if c < 0x0E && (c == 0x0A || c == 0x0D || c == 0x00) { break }
                     j += 1
                 }
-                line.append(contentsOf: bytes[i..<j])
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<j]))
                 guard j < bytes.count else { break }
                 i = j + 1
                 switch bytes[j] {
@@ -180,7 +162,9 @@ extension MarkdownDocument {
                 default:
                     break
                 }
+                if tailCache.revision >= 0 { tailCache.releaseSnapshot() }
                 parser.incorporate(line: line)
+                revision &+= 1
                 line.removeAll(keepingCapacity: true)
             }
             pendingLine = line
@@ -223,11 +207,13 @@ extension MarkdownDocument {
 
         func finish() -> MarkdownTree {
             if let finished { return finished }
+            tailCache = TailCache()
             if !pendingLine.isEmpty {
                 parser.incorporate(line: pendingLine)
                 pendingLine.removeAll()
             }
             parser.finish()
+            revision &+= 1
             settleClosedBlocks()
             var materializer = makeMaterializer(references: parser.references, writesCache: true)
             for node in settled { committed += materializer.blocks(node) }

@@ -38,6 +38,14 @@ enum TableSyntax {
         return cells
     }
 
+    /// Whether `row` holds only what a delimiter row may hold (pipes, colons, dashes, whitespace):
+    /// if not, no continuation of the line makes it one.
+    static func mayBeDelimiterRow(_ row: ArraySlice<UInt8>) -> Bool {
+        row.allSatisfy { c in
+            c == UInt8(ascii: "|") || c == UInt8(ascii: ":") || c == UInt8(ascii: "-") || ByteClass.isASCIIWhitespace(c)
+        }
+    }
+
     /// The alignments of a delimiter row such as `| :-- | :-: | --: |`, or `nil` if the line is not one.
     static func delimiterRow(_ row: ArraySlice<UInt8>) -> [Table.Alignment]? {
         let s = ByteClass.trimmed(row)

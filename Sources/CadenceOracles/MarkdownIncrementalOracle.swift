@@ -7,8 +7,9 @@ import CadenceMarkdown
 /// may be cut), reading the open tail after chunks as a streaming view does: after every chunk in
 /// ``checkEveryVariant(_:)``, after about 32 evenly spaced ones in ``check(_:)`` (reading the tail
 /// after each of hundreds of one-scalar chunks was five sixths of a fuzz run's time). Along the way
-/// a committed block never changes and equals the block at its index in the full parse; at the end
-/// `MarkdownDocument/finish()` equals `MarkdownParser/parse(_:)` of the whole text, and the
+/// a committed block never changes and equals the block at its index in the full parse, and the
+/// tail, which a read builds from what the last one kept, equals a rebuild from scratch; at the
+/// end `MarkdownDocument/finish()` equals `MarkdownParser/parse(_:)` of the whole text, and the
 /// tree renders to HTML and ANSI without trapping.
 public enum MarkdownIncrementalOracle: FuzzOracle {
     public static let target = "markdown"
@@ -45,7 +46,11 @@ public enum MarkdownIncrementalOracle: FuzzOracle {
                 throw OracleViolation("a block committed after scalar \(offset) differs from the full parse")
             }
             committed = now
-            if index % stride == stride - 1 || index == chunks.count - 1 { _ = document.tail }
+            if index % stride == stride - 1 || index == chunks.count - 1 {
+                guard document.tail == document.freshTail() else {
+                    throw OracleViolation("the tail read after scalar \(offset) differs from a rebuild from scratch")
+                }
+            }
         }
         let final = document.finish()
         try OracleViolation.expect(final, equals: expected, "the incremental tree differs from the full parse")

@@ -20,7 +20,7 @@ import Testing
             let committed = document.committed
             if Array(committed.prefix(previous.count)) != previous { problems.append("committed block changed") }
             if committed != Array(expected.blocks.prefix(committed.count)) { problems.append("committed ≠ final") }
-            if document.tail != document.tailWithoutStablePrefixes() { problems.append("tail differs") }
+            if document.tail != document.freshTail() { problems.append("tail differs") }
             previous = committed
         }
         document.append(chunk)

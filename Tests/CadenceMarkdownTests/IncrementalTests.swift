@@ -31,9 +31,9 @@ import Testing
                     violations.append("block \(index) committed at character \(offset) differs from the final tree")
                 }
             }
-            // The tail, re-parsed after its stable prefix, equals a rebuild from scratch.
-            if document.tail != document.tailWithoutStablePrefixes() {
-                violations.append("tail with stable prefixes differs at \(offset)")
+            // The tail, built from what the last read kept, equals a rebuild from scratch.
+            if document.tail != document.freshTail() {
+                violations.append("tail differs from a fresh rebuild at \(offset)")
             }
             // The view keeps everything committed and has a tail (the answer is still streaming).
             if document.tree.blocks.count < committed.count { violations.append("view lost blocks at \(offset)") }

@@ -10,12 +10,12 @@ import Testing
         return document
     }
 
-    /// The tail after feeding `chunks`, checked against a rebuild without stable prefixes.
+    /// The tail after feeding `chunks`, checked against a rebuild from scratch.
     func tail(_ chunks: String...) -> [Block] {
         var document = MarkdownDocument()
         for chunk in chunks { document.append(chunk) }
         let tail = document.tail
-        #expect(tail == document.tailWithoutStablePrefixes())
+        #expect(tail == document.freshTail())
         return tail
     }
 
