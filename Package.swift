@@ -141,6 +141,7 @@ let package = Package(
             name: "CadenceBenchmarks",
             dependencies: [
                 "CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceClient", "CadenceUI", "CadenceTerminal",
+                "CadenceTesting",
                 "CadenceBenchmarkKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import CadenceBenchmarkKit
 import CadenceResearch
+import CadenceTesting
 
 /// The streaming citation processor on a long answer in 4-character chunks: against a pass that
 /// only copies each chunk's characters (what any streaming text filter must do), and on an
@@ -17,8 +18,8 @@ enum CitationBenchmark {
         let sources = MarkdownAnswerGenerator.sentences.map { $0 + ". More words about the topic of this source." }
         let short = MarkdownAnswerGenerator.answer(minimumBytes: minimumBytes)
         let long = MarkdownAnswerGenerator.answer(minimumBytes: minimumBytes * 10)
-        let shortChunks = MarkdownAnswerGenerator.chunks(short, size: chunkSize)
-        let longChunks = MarkdownAnswerGenerator.chunks(long, size: chunkSize)
+        let shortChunks = short.chunks(ofCharacters: chunkSize)
+        let longChunks = long.chunks(ofCharacters: chunkSize)
         print(
             "Citations, \(short.utf8.count) bytes in \(shortChunks.count) chunks of \(chunkSize) characters, "
                 + "\(sources.count) sources, best of \(Stopwatch().repetitions) runs")

@@ -62,22 +62,4 @@ enum MarkdownAnswerGenerator {
         out += paragraph(n * 13, sentences: 5)
         return out
     }
-
-    /// The text cut into pieces of `size` characters.
-    static func chunks(_ text: String, size: Int) -> [String] {
-        var out: [String] = []
-        var current = ""
-        var count = 0
-        for character in text {
-            current.append(character)
-            count += 1
-            if count == size {
-                out.append(current)
-                current = ""
-                count = 0
-            }
-        }
-        if !current.isEmpty { out.append(current) }
-        return out
-    }
 }

@@ -1,5 +1,6 @@
 import CadenceBenchmarkKit
 import CadenceMarkdown
+import CadenceTesting
 
 #if canImport(Darwin)
 import Darwin
@@ -24,7 +25,7 @@ enum MarkdownBenchmark {
         }
         let text = MarkdownAnswerGenerator.answer(minimumBytes: minimumBytes)
         let bytes = Double(text.utf8.count)
-        let chunks = MarkdownAnswerGenerator.chunks(text, size: chunkSize)
+        let chunks = text.chunks(ofCharacters: chunkSize)
         let wants = { (name: String) in requested.isEmpty || requested.contains(name) }
         print(
             "Markdown, \(Int(bytes)) bytes, \(chunks.count) chunks of \(chunkSize) characters, best of \(Stopwatch().repetitions) runs"

@@ -1,15 +1,14 @@
 public import CadenceCore
 
 /// What the decoders of the SSE dialects have in common: each decodes an event from its `String`
-/// (``SSEEvent``) or from its bytes (``SSEBatch/Event``), which must give the same events.
+/// (`SSEEvent`) or from its bytes (`SSEBatch.Event`), which must give the same events.
 ///
 /// ```swift
 /// var decoder = ModelDialect.anthropic.makeSSEDialectDecoder()
 /// let events = decoder?.decode(SSEEvent(type: "ping", data: "{\"type\":\"ping\"}"))
 /// ```
 public protocol SSEDialectDecoder {
-    mutating func decode(_ event: SSEEvent) -> [ModelEvent]
-    mutating func decode(_ event: SSEBatch.Event) -> [ModelEvent]
+    mutating func decode(_ event: some SSEDataEvent) -> [ModelEvent]
     mutating func finish() -> [ModelEvent]
 }
 

@@ -18,24 +18,6 @@ struct Answer: Sendable, CustomTestStringConvertible {
             return Answer(name: name, text: text)
         }
     }()
-
-    /// The text cut into pieces of `size` characters.
-    func chunks(of size: Int) -> [String] {
-        var out: [String] = []
-        var current = ""
-        var count = 0
-        for character in text {
-            current.append(character)
-            count += 1
-            if count == size {
-                out.append(current)
-                current = ""
-                count = 0
-            }
-        }
-        if !current.isEmpty { out.append(current) }
-        return out
-    }
 }
 
 /// Runs the `cmark-gfm` binary with every GFM extension, if it is installed.

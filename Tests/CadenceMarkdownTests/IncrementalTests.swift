@@ -1,3 +1,4 @@
+import CadenceTesting
 import Testing
 
 @testable import CadenceMarkdown
@@ -17,7 +18,7 @@ import Testing
         var committedBefore: [Block] = []
         var violations: [String] = []
         var offset = 0
-        for chunk in answer.chunks(of: chunkSize) {
+        for chunk in answer.text.chunks(ofCharacters: chunkSize) {
             document.append(chunk)
             offset += chunk.count
             let committed = document.committed

@@ -1,6 +1,7 @@
 import CadenceCore
 import CadenceMarkdown
 import CadencePacing
+import CadenceTesting
 import CadenceUI
 import Observation
 import Testing
@@ -26,16 +27,6 @@ import Testing
         Source(id: "1", title: "Spec", url: "https://html.spec.whatwg.org/"),
         Source(id: "2", title: "MDN", url: "https://developer.mozilla.org/"),
     ]
-
-    static func chunks(_ text: String, size: Int) -> [String] {
-        var result: [String] = []
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            result.append(String(rest.prefix(size)))
-            rest = rest.dropFirst(size)
-        }
-        return result
-    }
 
     /// Runs 16 ms frames from `start` until the answer needs none, at most `limit` frames.
     /// Returns the time after the last frame.
@@ -70,7 +61,7 @@ import Testing
 
     @Test func actionsWaitForBothTheBackendAndTheAnimation() {
         let model = AnswerViewModel(id: "a", query: "q")
-        for (index, chunk) in Self.chunks(Self.answer, size: 40).enumerated() {
+        for (index, chunk) in Self.answer.chunks(ofCharacters: 40).enumerated() {
             model.apply(.textAppended(chunk), at: .milliseconds(index * 20))
         }
         model.frame(now: .milliseconds(100))
@@ -95,7 +86,7 @@ import Testing
         var now = 0
         var committed: [Block] = []
         var changedFrames = 0
-        for chunk in Self.chunks(Self.answer, size: chunkSize) {
+        for chunk in Self.answer.chunks(ofCharacters: chunkSize) {
             model.apply(.textAppended(chunk), at: .milliseconds(now))
             for _ in 0..<(chunkSize < 8 ? 1 : 12) {
                 now += 16

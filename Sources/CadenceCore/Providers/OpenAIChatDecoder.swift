@@ -23,16 +23,8 @@ public struct OpenAIChatDecoder: Sendable {
 
     public init() {}
 
-    /// Decodes one SSE event.
-    public mutating func decode(_ event: SSEEvent) -> [ModelEvent] {
-        decode(payload: event.data, eventType: event.type)
-    }
-
-    /// Decodes one event of an ``SSEBatch``, reading its JSON from the event's bytes: the same
-    /// events as decoding the matching ``SSEEvent``.
-    public mutating func decode(_ event: SSEBatch.Event) -> [ModelEvent] {
-        decode(payload: event.dataBytes, eventType: event.type)
-    }
+    /// Decodes one SSE event: an ``SSEEvent``, or an ``SSEBatch`` event read from its bytes.
+    public mutating func decode(_ event: some SSEDataEvent) -> [ModelEvent] { decode(event: event) }
 
     /// Ends the stream: choices not finished yet finish with ``FinishReason/truncated`` unless
     /// `[DONE]` was seen.

@@ -28,6 +28,11 @@ extension ProviderPayloadDecoder {
         return payload.withUTF8 { decode(payload: ProviderPayload(bytes: $0), eventType: eventType) }
     }
 
+    /// Decodes one SSE event's data, read from its bytes.
+    mutating func decode(event: some SSEDataEvent) -> [ModelEvent] {
+        event.withDataBytes { decode(payload: ProviderPayload(bytes: $0), eventType: event.type) }
+    }
+
     /// Decodes one data payload given as bytes (an ``SSEBatch/Event``'s data).
     mutating func decode(payload: ArraySlice<UInt8>, eventType: String) -> [ModelEvent] {
         payload.withUnsafeBufferPointer { decode(payload: ProviderPayload(bytes: $0), eventType: eventType) }
