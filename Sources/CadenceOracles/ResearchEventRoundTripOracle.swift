@@ -5,7 +5,7 @@ import CadenceCore
 /// writer agree in the same way: written out and read back, a parsed value is unchanged.
 ///
 /// The payload is an SSE body; each of its items is decoded, from its `String` and from the bytes of
-/// an ``SSEBatch``, with the same results. Events that fail to decode must fail with an error, never
+/// an `SSEBatch`, with the same results. Events that fail to decode must fail with an error, never
 /// a trap.
 public enum ResearchEventRoundTripOracle: FuzzOracle {
     public static let target = "research"

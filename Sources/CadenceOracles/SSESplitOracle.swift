@@ -1,7 +1,7 @@
 import CadenceCore
 
 /// The SSE decoder gives the same items, errors and final state for any split of the same bytes,
-/// and the same into an ``SSEBatch`` as into an array.
+/// and the same into an `SSEBatch` as into an array.
 ///
 /// The options byte chooses the limits (the defaults, or small ones that the payload can exceed, so
 /// that the error path is split too). The payload is decoded whole and in the header's chunks (one
@@ -63,7 +63,7 @@ public enum SSESplitOracle: FuzzOracle {
     }
 
     /// Feeds `chunks` then finishes, stopping at the first error; with `intoBatch`, feeds them into
-    /// one reused ``SSEBatch``, read after each chunk.
+    /// one reused `SSEBatch`, read after each chunk.
     static func decode(
         _ chunks: [ArraySlice<UInt8>], with decoder: inout SSEDecoder, intoBatch: Bool = false
     ) -> Outcome {
