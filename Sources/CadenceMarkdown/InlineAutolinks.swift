@@ -51,6 +51,12 @@ enum InlineAutolinks {
 
     private static func isHostByte(_ c: UInt8) -> Bool { c >= 0x80 || ByteClass.isAlphanumeric(c) }
 
+    /// A byte a URL's domain may start with: not whitespace or ASCII punctuation (cmark-gfm's
+    /// `is_valid_hostchar`, which also lets control characters through).
+    private static func mayStartDomain(_ c: UInt8) -> Bool {
+        c >= 0x80 || !(ByteClass.isASCIIWhitespace(c) || ByteClass.isASCIIPunctuation(c))
+    }
+
     /// The end of a valid domain starting at `start`, or `nil`; `requireDot` for `www.` links.
     private static func domainEnd(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, requireDot: Bool) -> Int? {
         var i = start + 1
@@ -134,7 +140,12 @@ enum InlineAutolinks {
         while start > floor && ByteClass.isLetter(b[start - 1]) { start -= 1 }
         let scheme = string(b, start, i).lowercased()
         guard scheme == "http" || scheme == "https" || scheme == "ftp" else { return nil }
-        guard i + 3 < b.count, let domain = domainEnd(b, i + 3, requireDot: false) else { return nil }
+        // The domain's first byte is checked too (`domainEnd` starts after it): like cmark-gfm, no
+        // link in `https:// x` or `https://-x.com`. A space there would also let a link run past a
+        // space, which the open paragraph's tail reads rely on never happening.
+        guard i + 3 < b.count, Self.mayStartDomain(b[i + 3]),
+            let domain = domainEnd(b, i + 3, requireDot: false)
+        else { return nil }
         let end = trimEnd(b, start, extendPath(b, domain))
         guard end > i + 3 else { return nil }
         let text = string(b, start, end)
