@@ -21,6 +21,8 @@ final class TmuxSession: @unchecked Sendable {
     let folder: URL
     private let fifo: String
     private var iterator: AsyncStream<Data>.Iterator
+    /// Feeds `iterator`: the FIFO's reader, and the screen waits' ticks (empty data).
+    private let continuation: AsyncStream<Data>.Continuation
     /// Everything the program wrote to the terminal so far, escape codes included.
     private(set) var output = ""
 
@@ -34,6 +36,7 @@ final class TmuxSession: @unchecked Sendable {
         guard mkfifo(fifo, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
         let (stream, continuation) = AsyncStream.makeStream(of: Data.self)
         iterator = stream.makeAsyncIterator()
+        self.continuation = continuation
         Thread.detachNewThread {
             guard let handle = FileHandle(forReadingAtPath: fifo) else { return continuation.finish() }
             while true {
@@ -83,7 +86,14 @@ final class TmuxSession: @unchecked Sendable {
     func waitForScreen(
         _ description: String, deadline seconds: TimeInterval = 90, _ condition: @escaping (String) -> Bool
     ) async -> Bool {
-        await wait(for: description, deadline: seconds) { session in
+        // tmux may hand the pipe the program's last output before its screen shows it, and then
+        // nothing more arrives: so the screen is read again on a tick too, not only on new output.
+        let ticks = DispatchSource.makeTimerSource(queue: .global())
+        ticks.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        ticks.setEventHandler { [continuation] in continuation.yield(Data()) }
+        ticks.resume()
+        defer { ticks.cancel() }
+        return await wait(for: description, deadline: seconds) { session in
             (try? session.capture()).map(condition) ?? false
         }
     }
