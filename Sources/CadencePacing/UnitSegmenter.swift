@@ -40,6 +40,15 @@ struct UnitSegmenter: Sendable {
 
     enum Pauses: Sendable {
         case none, typewriter, wordByWord
+
+        /// Every pause a unit may have, in milliseconds (the end of the text has none).
+        var durations: [Double] {
+            switch self {
+            case .none: [0]
+            case .typewriter: [0, 5, 8, 50]
+            case .wordByWord: [0, 10, 40]
+            }
+        }
     }
 
     let granularity: Granularity
@@ -61,15 +70,15 @@ struct UnitSegmenter: Sendable {
     private var unitIsBlank = true
     private var codeToken: UnitBoundary?
 
-    /// Boundaries not yet consumed, ascending; `pendingStart` is the first live one.
-    private var pending: [UnitBoundary] = []
-    private var pendingStart = 0
+    /// Boundaries not yet consumed, ascending, about a byte each (a `UnitBoundary` is 24).
+    private var pending: PendingBoundaries
     private(set) var lastEmitted = UnitBoundary.start
 
     init(granularity: Granularity, pauses: Pauses, maximumUnitLength: Int) {
         self.granularity = granularity
         self.pauses = pauses
         self.maximumUnitLength = max(1, maximumUnitLength)
+        pending = PendingBoundaries(pauses: pauses.durations)
     }
 
     // MARK: Input
@@ -125,14 +134,13 @@ struct UnitSegmenter: Sendable {
         return text.last
     }
 
+    /// Bytes the pending boundaries take, spare capacity included (for the tests of what a pacer keeps).
+    var pendingStorageBytes: Int { pending.storageBytes }
+
     /// The first pending boundary at or after `scalarOffset` (or strictly after, if `strictly`).
     func firstBoundary(from scalarOffset: Double, strictly: Bool = false) -> UnitBoundary? {
-        var index = pendingStart
-        while index < pending.count {
-            let boundary = pending[index]
-            let offset = Double(boundary.scalarOffset)
-            if offset > scalarOffset || (!strictly && offset == scalarOffset) { return boundary }
-            index += 1
+        if let boundary = pending.first(from: scalarOffset, strictly: strictly, in: text, from: 0) {
+            return boundary
         }
         if let open = openEnd, Double(open.scalarOffset) > scalarOffset { return open }
         return nil
@@ -140,13 +148,7 @@ struct UnitSegmenter: Sendable {
 
     /// Forgets boundaries at or before `scalarOffset` (they are already visible).
     mutating func discard(through scalarOffset: Int) {
-        while pendingStart < pending.count, pending[pendingStart].scalarOffset <= scalarOffset {
-            pendingStart += 1
-        }
-        if pendingStart > 256, pendingStart * 2 > pending.count {
-            pending.removeFirst(pendingStart)
-            pendingStart = 0
-        }
+        pending.drop(through: scalarOffset, in: text, from: 0)
     }
 
     /// A cut at the very end of the received text, when the rules already allow it
@@ -274,7 +276,7 @@ struct UnitSegmenter: Sendable {
     }
 
     private mutating func emit(_ boundary: UnitBoundary) {
-        pending.append(boundary)
+        pending.append(boundary, after: lastEmitted)
         lastEmitted = boundary
         unitStart = boundary.scalarOffset
         unitIsBlank = true
