@@ -78,7 +78,10 @@ struct TailCache {
     static func leafMayChangeShape(_ node: BlockNode, options: MarkdownOptions) -> Bool {
         guard node.kind == .paragraph else { return false }
         if node.firstTextByte == UInt8(ascii: "[") && mayStartDefinition(LeafText(node)) { return true }
-        return options.tables && ByteClass.trimmed(node.pendingPart).first == UInt8(ascii: "|")
+        // A line that is only whitespace so far (a vertical tab or form feed starts a paragraph line,
+        // and `trimmed` skips it) may still go on with the `|` of a table's header row.
+        let pending = ByteClass.trimmed(node.pendingPart)
+        return options.tables && (pending.isEmpty || pending.first == UInt8(ascii: "|"))
     }
 
     /// Whether a paragraph's text, which starts with `[`, may start with a link reference

@@ -51,6 +51,15 @@ import Testing
         return tail
     }
 
+    /// Found by the fuzzer: a paragraph line that is only a vertical tab or form feed so far (which
+    /// starts a paragraph, unlike a space) may still go on with a table's `|`.
+    @Test func aLineOfVerticalTabsMayStillStartATableRow() {
+        for whitespace in ["\u{0B}", "\u{0C}", "p\n\u{0B}", "- \u{0B}"] {
+            _ = Self.tail(whitespace, "|r")
+            Self.expectSame(whitespace + "|r\n|---|\n")
+        }
+    }
+
     @Test func setextUnderlineTurnsTheParagraphIntoAHeading() {
         Self.expectSame("A long enough paragraph line\n===\n\nMore words after it\n")
         Self.expectSame("A paragraph\n---\n- a list item\n--- still text?\n")
