@@ -56,6 +56,16 @@ enum AnswerClient {
     /// Every read is bounded by this, so a stream that never ends fails its test.
     static let deadline: Duration = .seconds(60)
 
+    /// Room for a connection per concurrent answer: `HTTPClient.shared` keeps 8 per host and queues
+    /// the rest, and a queued request's head timeout runs while it waits (the live-cut test asks 32
+    /// answers of one node at once; under load, one waited more than 10 s and failed).
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     /// `POST /v1/answers` to `node`, read until `stop` (or the end).
     static func ask(
         _ node: String, query: String, stop: Stop = .never,
@@ -83,7 +93,7 @@ enum AnswerClient {
         progress: @escaping @Sendable (AnswerConnection) -> Void
     ) async throws -> AnswerConnection {
         try await withDeadline(deadline, "\(request.method) \(request.url) to end") {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await client.execute(request, timeout: .seconds(30))
             guard response.status == .ok else {
                 let body = String(buffer: (try? await response.body.collect(upTo: 1 << 16)) ?? ByteBuffer())
                 throw AnswerRefused(status: Int(response.status.code), body: body)
