@@ -13,9 +13,12 @@ final class TmuxSession: @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// A tmux server of the test run's own, started with no configuration file: a tmux the user
-    /// already runs would give its panes its own environment (the user's data directory) and settings.
-    static let serverOptions = ["-L", "cadence-tests-\(getpid())", "-f", "/dev/null"]
+    /// A tmux server of this session's own, started with no configuration file: a tmux the user
+    /// already runs would give its panes its own environment (the user's data directory) and
+    /// settings; and a server shared by the tests exits when one test's last session ends, so the
+    /// next test's `new-session` could reach it while it shut down: a session whose program never
+    /// drew (twice in CI under load). This one ends with its session.
+    var serverOptions: [String] { ["-L", name, "-f", "/dev/null"] }
 
     let name = "cadence-test-\(UUID().uuidString.prefix(8))"
     let folder: URL
@@ -175,7 +178,7 @@ final class TmuxSession: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         Self.closeEverythingElse(&actions)
-        let argv = ([path] + Self.serverOptions + arguments).map { strdup($0) } + [nil]
+        let argv = ([path] + serverOptions + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
