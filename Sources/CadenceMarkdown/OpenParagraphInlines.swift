@@ -163,8 +163,11 @@ struct OpenParagraphInlines {
         }
         let mayLink = options.autolinks && end.target == .text && (end.mayLink || addedMayLink)
         if mayLink {
-            // Autolinks look at the whole run: only plain rests are checked again, in full.
-            guard end.restIsPlain else { return .notApplicable }
+            // Autolinks look at the whole run: only plain rests are checked again, in full, and only
+            // a rest that was one text: appended bytes can also undo a link (`d@a.b` then `-`).
+            guard end.restIsPlain, inlines.count == finalInlines + 1, case .text? = inlines.last else {
+                return .notApplicable
+            }
             var whole: [UInt8] = []
             text.copyBytes(from: start, into: &whole)
             whole.removeLast(text.count - stop)

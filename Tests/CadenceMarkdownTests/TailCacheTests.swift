@@ -60,6 +60,13 @@ import Testing
         }
     }
 
+    /// Found by the fuzzer: bytes appended to the text after an autolink can undo the link (an
+    /// email address may not end with `-`), so they are not simply added to that text.
+    @Test func appendedBytesCanUndoAnAutolink() {
+        #expect(Self.tail("d@.a.", "b-") == [.paragraph([.text("d@.a.b-")])])
+        Self.expectSame("write to d@a.b-c or a@b.c_ or www.a.b- today\n")
+    }
+
     @Test func setextUnderlineTurnsTheParagraphIntoAHeading() {
         Self.expectSame("A long enough paragraph line\n===\n\nMore words after it\n")
         Self.expectSame("A paragraph\n---\n- a list item\n--- still text?\n")
