@@ -53,6 +53,18 @@ struct ResearchProtocolTests {
         #expect(try ResearchEventDecoder.decode(.retry(1000)) == nil)
     }
 
+    /// Found by the research fuzzer: an unknown event's type may hold a CR or LF (JSON escapes it),
+    /// and framed as the `event:` field it split the frame, so a relay lost the event.
+    @Test("an unknown type with a line break frames and decodes back to itself", arguments: ["a\rb", "a\nb", "a\r\n"])
+    func unknownTypeWithALineBreak(_ type: String) throws {
+        let event = ResearchEvent(sequence: 3, kind: .unknown(type: type, json: .object(["type": .string(type)])))
+        let frame = ResearchEventEncoder.frame(event)
+        #expect(!frame.hasPrefix("event:"), "\(frame.debugDescription)")
+        var decoder = SSEDecoder()
+        let items = try decoder.feed(Array(frame.utf8)) + decoder.finish()
+        #expect(try items.compactMap { try ResearchEventDecoder.decode($0) } == [event])
+    }
+
     /// Found by the research fuzzer: such an id became a sequence that the frame then wrote as an
     /// inexact JSON number, which failed to decode, so the event was lost on its way through a relay.
     @Test("an id beyond the integers JSON holds exactly is no sequence number")

@@ -8,7 +8,11 @@ public enum ResearchEventEncoder {
     /// One SSE event: `event:`, `id:` (when sequenced) and a single `data:` line of JSON.
     public static func frame(_ event: ResearchEvent) -> String {
         if case .flushTokens = event.kind { return comment("flush-tokens") }
-        var frame = "event: \(event.kind.wireType)\n"
+        var frame = ""
+        let type = event.kind.wireType
+        // A field ends at CR or LF: a type holding one (only an unknown event's can) would split
+        // the frame, so it stays in the JSON alone, which is where the decoder reads it.
+        if !type.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { frame += "event: \(type)\n" }
         if let sequence = event.sequence { frame += "id: \(sequence)\n" }
         // jsonText escapes CR and LF, so the payload is always one line.
         frame += "data: \(event.json.jsonText)\n\n"
