@@ -178,7 +178,7 @@ public struct ModelStreamDecoder: Sendable {
         do { try sse.feed(bytes, into: &batch) } catch { limitError = error }
         for case .event(let event) in batch {
             if keepingOnlyComplete, !Self.isComplete(event.dataBytes) { continue }
-            events += decodePayload(event.dataBytes, eventType: event.type)
+            events += keepingFinishedChoicesClosed(decoder.decode(event: event))
         }
         if let limitError { throw ModelStreamError(limitError) }
     }
@@ -209,11 +209,6 @@ public struct ModelStreamDecoder: Sendable {
 
     /// Decodes one payload of the dialect.
     private mutating func decodePayload(_ payload: String, eventType: String) -> [ModelEvent] {
-        keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
-    }
-
-    /// Decodes one payload of the dialect, reading its JSON from the bytes of an SSE event's data.
-    private mutating func decodePayload(_ payload: ArraySlice<UInt8>, eventType: String) -> [ModelEvent] {
         keepingFinishedChoicesClosed(decoder.decode(payload: payload, eventType: eventType))
     }
 

@@ -33,11 +33,6 @@ extension ProviderPayloadDecoder {
         event.withDataBytes { decode(payload: ProviderPayload(bytes: $0), eventType: event.type) }
     }
 
-    /// Decodes one data payload given as bytes (an ``SSEBatch/Event``'s data).
-    mutating func decode(payload: ArraySlice<UInt8>, eventType: String) -> [ModelEvent] {
-        payload.withUnsafeBufferPointer { decode(payload: ProviderPayload(bytes: $0), eventType: eventType) }
-    }
-
     /// Decodes one data payload, parsing its JSON from its bytes.
     mutating func decode(payload: ProviderPayload, eventType: String) -> [ModelEvent] {
         if payload.isBlank { return [] }
