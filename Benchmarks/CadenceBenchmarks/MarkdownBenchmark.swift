@@ -16,7 +16,7 @@ import Musl
 enum MarkdownBenchmark {
     static let chunkSize = 4
     static let minimumBytes = 150_000
-    static let cases = ["parse", "stream", "reparse", "cmark"]
+    static let cases = ["parse", "stream", "reparse", "cmark", "html"]
 
     static func run(cases requested: [String]) {
         if let unknown = requested.first(where: { !cases.contains($0) }) {
@@ -88,6 +88,20 @@ enum MarkdownBenchmark {
             }
         }
         if wants("cmark") { compareWithCMark(text) }
+        if requested.contains("html") { renderHTML(text) }
+    }
+
+    /// Our strict parse + HTML render alone, on the same 3 MB input as `cmark` (for profiling, and
+    /// where `cmark-gfm` is not installed). Only when asked for by name.
+    static func renderHTML(_ answer: String) {
+        let text = String(repeating: answer, count: 20)
+        let megabytes = Double(text.utf8.count) / 1_000_000
+        let ours = Stopwatch(repetitions: 20).best {
+            HTMLRenderer().render(MarkdownParser(options: .gfm).parse(text)).utf8.count
+        }
+        print(
+            "ours, strict parse+render        " + padded(formatted(ours.seconds * 1000, decimals: 1), 9) + " ms  "
+                + padded(formatted(megabytes / ours.seconds, decimals: 1), 7) + " MB/s")
     }
 
     /// Times the `cmark-gfm` process against our parse + HTML render, in-process, on the answer
@@ -115,7 +129,7 @@ enum MarkdownBenchmark {
         print(
             "ours, strict parse+render        " + padded(formatted(ours.seconds * 1000, decimals: 1), 9) + " ms  "
                 + padded(formatted(megabytes / ours.seconds, decimals: 1), 7) + " MB/s → "
-                + formatted(cmark.seconds / ours.seconds, decimals: 2) + "× cmark-gfm (goal ≥ 0.5×)")
+                + formatted(cmark.seconds / ours.seconds, decimals: 2) + "× cmark-gfm (goal ≥ 1.5×)")
         ReportedFigures.shared.add("vs_cmark_gfm", cmark.seconds / ours.seconds)
     }
 

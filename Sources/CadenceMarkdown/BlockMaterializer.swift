@@ -43,20 +43,29 @@ struct BlockMaterializer {
     }
 
     mutating func blocks(_ node: BlockNode) -> [Block] {
+        var out: [Block] = []
+        append(node, to: &out)
+        return out
+    }
+
+    /// Appends the values of `node` to `out` (one block, or an item's or the document's blocks):
+    /// no array of its own per node.
+    mutating func append(_ node: BlockNode, to out: inout [Block]) {
         workCounter?.steps += 1
         if mayReadCache(node), let cached = node.cachedValue,
             !node.cachedMisses.contains(where: { references[$0] != nil })
         {
-            misses += node.cachedMisses
-            return [cached]
+            if !node.cachedMisses.isEmpty { misses += node.cachedMisses }
+            out.append(cached)
+            return
         }
         let missesBefore = misses.count
-        let built = build(node)
-        if mayCache(node), built.count == 1 {
-            node.cachedValue = built[0]
-            node.cachedMisses = Array(misses[missesBefore...])
+        let start = out.count
+        build(node, into: &out)
+        if mayCache(node), out.count == start + 1 {
+            node.cachedValue = out[start]
+            node.cachedMisses = misses.count == missesBefore ? [] : Array(misses[missesBefore...])
         }
-        return built
     }
 
     mutating func inlines(_ content: ArraySlice<UInt8>, streaming: Bool) -> [Inline] {
@@ -71,42 +80,45 @@ struct BlockMaterializer {
         return result
     }
 
-    private mutating func children(_ node: BlockNode) -> [Block] {
-        var out: [Block] = []
-        for child in node.children { out += blocks(child) }
-        return out
-    }
-
-    private mutating func build(_ node: BlockNode) -> [Block] {
+    private mutating func build(_ node: BlockNode, into out: inout [Block]) {
         let streaming = node.isSnapshotCopy
         switch node.kind {
-        case .document, .blockQuote:
-            let content = children(node)
-            return node.kind == .document ? content : [.blockQuote(content)]
+        case .document:
+            for child in node.children { append(child, to: &out) }
+        case .blockQuote:
+            var content: [Block] = []
+            for child in node.children { append(child, to: &content) }
+            out.append(.blockQuote(content))
         case .paragraph:
-            if streaming, options.tables, let split = pendingTableHeader(node) { return split }
+            if streaming, options.tables, let split = pendingTableHeader(node) {
+                out += split
+                return
+            }
             if streaming, leaf != nil,
                 node === leafNode || leaf!.hasPrevious(TailLeaf.paragraphKey(node, references: references))
             {
                 var steps = 0
                 defer { workCounter?.steps += steps }
-                return [
+                out.append(
                     .paragraph(
                         leaf!.paragraph(
-                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps))
-                ]
+                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps)))
+                return
             }
-            return [.paragraph(inlines(node.fullText, streaming: streaming))]
+            out.append(.paragraph(inlines(node.fullText, streaming: streaming)))
         case .heading:
             if streaming, leaf != nil, node === leafNode {
                 var steps = 0
                 defer { workCounter?.steps += steps }
-                return [.heading(level: node.level, leaf!.heading(node, options: options, references: references, work: &steps))]
+                out.append(
+                    .heading(
+                        level: node.level, leaf!.heading(node, options: options, references: references, work: &steps)))
+                return
             }
             let text = node.hasPendingPart ? BlockParser.headingText(node.pendingPart) : node.text
-            return [.heading(level: node.level, inlines(text, streaming: streaming))]
+            out.append(.heading(level: node.level, inlines(text, streaming: streaming)))
         case .thematicBreak:
-            return [.thematicBreak]
+            out.append(.thematicBreak)
         case .codeBlock:
             let info = node.isFenced && !node.info.isEmpty ? ByteClass.string(node.info) : nil
             let isOpen = streaming && node.isFenced && !node.closedByFence
@@ -118,9 +130,9 @@ struct BlockMaterializer {
             } else {
                 code = ByteClass.string(node.fullText)
             }
-            return [.codeBlock(CodeBlock(info: info, code: code, isOpen: isOpen))]
+            out.append(.codeBlock(CodeBlock(info: info, code: code, isOpen: isOpen)))
         case .htmlBlock:
-            return [.htmlBlock(ByteClass.string(node.fullText))]
+            out.append(.htmlBlock(ByteClass.string(node.fullText)))
         case .list:
             let kind: MarkdownList.Kind =
                 node.listData.isOrdered
@@ -129,25 +141,25 @@ struct BlockMaterializer {
             var items: [ListItem] = []
             items.reserveCapacity(node.children.count)
             for item in node.children { items.append(listItem(item)) }
-            return [.list(MarkdownList(kind: kind, isTight: node.isTight, items: items))]
+            out.append(.list(MarkdownList(kind: kind, isTight: node.isTight, items: items)))
         case .item:
-            return listItem(node).blocks
+            out += listItem(node).blocks
         case .table:
             if streaming, leaf != nil,
                 node === leafNode || leaf!.hasPrevious(TailLeaf.tableKey(node, references: references))
             {
                 var steps = 0
                 defer { workCounter?.steps += steps }
-                return [
+                out.append(
                     .table(
                         leaf!.table(
-                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps))
-                ]
+                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps)))
+                return
             }
             let columns = node.table.alignments.count
             let header = node.table.header.map { inlines($0[...], streaming: false) }
             let rows = node.table.rows.map { row in row.prefix(columns).map { inlines($0[...], streaming: false) } }
-            return [.table(Table(alignments: node.table.alignments, header: header, rows: rows))]
+            out.append(.table(Table(alignments: node.table.alignments, header: header, rows: rows)))
         }
     }
 
@@ -172,7 +184,7 @@ struct BlockMaterializer {
                 }
                 continue
             }
-            blocks += self.blocks(child)
+            append(child, to: &blocks)
         }
         let item = ListItem(checkbox: checkbox, blocks: blocks)
         if mayCache(node) {

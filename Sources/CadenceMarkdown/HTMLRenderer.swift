@@ -25,7 +25,7 @@ public struct HTMLRenderer: Sendable {
     public func render(_ blocks: [Block]) -> String {
         var writer = Writer(renderer: self, cursor: citations.map(CitationCursor.init))
         writer.blocks(blocks, tight: false)
-        return String(decoding: writer.out, as: UTF8.self)
+        return writer.string()
     }
 
     /// Writes UTF-8 bytes, escaping text as it copies it: one buffer, no string per piece.
@@ -38,6 +38,19 @@ public struct HTMLRenderer: Sendable {
             self.renderer = renderer
             self.cursor = cursor
             out.reserveCapacity(4096)
+        }
+
+        /// The output as a string. Every byte written came from a `String` or is ASCII, and every
+        /// piece was cut next to an ASCII byte, so the bytes are valid UTF-8 by construction: they
+        /// are copied without being validated again (a scalar-by-scalar pass over the whole page).
+        func string() -> String {
+            assert(String(validating: out, as: UTF8.self) != nil, "the HTML writer cut a UTF-8 sequence")
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                return out.withUnsafeBufferPointer { bytes in
+                    String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: false))
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
         }
 
         mutating func put(_ s: StaticString) {

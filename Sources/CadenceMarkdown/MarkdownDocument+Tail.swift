@@ -93,11 +93,11 @@ extension MarkdownDocument.Storage {
         if cache.definesReferences {
             // The tail defined a link reference: settled blocks may resolve it.
             blocks = []
-            for node in settled { blocks += materializer.blocks(node) }
+            for node in settled { materializer.append(node, to: &blocks) }
         } else {
             blocks = settledValues
         }
-        for node in cache.closed { blocks += materializer.blocks(node) }
+        for node in cache.closed { materializer.append(node, to: &blocks) }
         if materializer.leaf != nil { swap(&leaf, &materializer.leaf!) }
         leaf.endRead()
         swap(&leaf, &cache.leaf)
@@ -119,9 +119,9 @@ extension MarkdownDocument.Storage {
         if snapshot.references.count == parser.references.count {
             blocks = settledValues
         } else {
-            for node in settled { blocks += materializer.blocks(node) }
+            for node in settled { materializer.append(node, to: &blocks) }
         }
-        for node in snapshot.closed { blocks += materializer.blocks(node) }
+        for node in snapshot.closed { materializer.append(node, to: &blocks) }
         return blocks
     }
 }

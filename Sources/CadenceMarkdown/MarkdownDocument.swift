@@ -101,6 +101,8 @@ extension MarkdownDocument {
         var settledDefinitionCount = 0
         /// Counts the lines the live parser took (and the finish): a tail snapshot is valid for one.
         var revision = 0
+        /// Builds closed blocks, kept between lines (`takeClosedMaterializer()`).
+        private var closedMaterializer: BlockMaterializer?
         /// What the last tail read built (`MarkdownDocument+Tail.swift`).
         var tailCache = TailCache()
 
@@ -171,11 +173,26 @@ extension MarkdownDocument {
             settleClosedBlocks()
         }
 
+        /// The materializer of the last settle, with the link definitions known now, or a new one:
+        /// its inline parser's arrays keep their capacity from block to block.
+        private func takeClosedMaterializer() -> BlockMaterializer {
+            if var kept = closedMaterializer.take(), kept.references.count == parser.references.count {
+                kept.misses.removeAll(keepingCapacity: true)
+                return kept
+            }
+            return makeMaterializer(references: parser.references, writesCache: true)
+        }
+
         /// Materializes newly closed nodes (filling their caches) and commits what is final.
         private func settleClosedBlocks() {
             guard !parser.justClosed.isEmpty || !parser.closed.isEmpty else { return }
-            var materializer = makeMaterializer(references: parser.references, writesCache: true)
-            for node in parser.justClosed { _ = materializer.blocks(node) }
+            var materializer = takeClosedMaterializer()
+            defer { closedMaterializer = materializer }
+            var values: [Block] = []
+            for node in parser.justClosed {
+                materializer.append(node, to: &values)
+                values.removeAll(keepingCapacity: true)
+            }
             parser.justClosed.removeAll(keepingCapacity: true)
             let definitionsBefore = settledDefinitionCount
             settledDefinitionCount = parser.references.count
@@ -183,22 +200,25 @@ extension MarkdownDocument {
                 // New definitions may resolve labels that held blocks back: rebuild those values.
                 settledValues = settled.flatMap { materializer.blocks($0) }
             }
+            // One materializer for every check: a closed node's value is cached by now, and the
+            // labels it looked up in vain are the misses its read adds.
             for node in parser.closed {
-                var check = makeMaterializer(references: parser.references, writesCache: true)
-                let value = check.blocks(node)
-                if settled.isEmpty && check.misses.isEmpty {
-                    committed += value
+                let missesBefore = materializer.misses.count
+                materializer.append(node, to: &values)
+                if settled.isEmpty && materializer.misses.count == missesBefore {
+                    committed += values
                 } else {
                     settled.append(node)
-                    settledValues += value
+                    settledValues += values
                 }
+                values.removeAll(keepingCapacity: true)
             }
             parser.closed.removeAll(keepingCapacity: true)
             // A held-back block whose labels are now all defined can commit, with those after it.
             while let first = settled.first {
-                var check = makeMaterializer(references: parser.references, writesCache: true)
-                let value = check.blocks(first)
-                guard check.misses.isEmpty else { break }
+                let missesBefore = materializer.misses.count
+                let value = materializer.blocks(first)
+                guard materializer.misses.count == missesBefore else { break }
                 committed += value
                 settled.removeFirst()
                 settledValues.removeFirst(value.count)
@@ -216,7 +236,7 @@ extension MarkdownDocument {
             revision &+= 1
             settleClosedBlocks()
             var materializer = makeMaterializer(references: parser.references, writesCache: true)
-            for node in settled { committed += materializer.blocks(node) }
+            for node in settled { materializer.append(node, to: &committed) }
             settled.removeAll()
             settledValues.removeAll()
             let tree = MarkdownTree(blocks: committed)

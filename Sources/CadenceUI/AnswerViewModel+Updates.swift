@@ -15,8 +15,7 @@ extension AnswerViewModel {
         guard outcome == nil else { return }
         switch update {
         case .textAppended(let chunk):
-            text += chunk
-            pacer.append(chunk, at: arrival)
+            withMutation(keyPath: \.text) { pacer.append(chunk, at: arrival) }
             let wasAnimating = isAnimating
             isAnimating = pacer.visibleScalarCount < pacer.receivedScalarCount
             // Received text shows only once the pacer reveals it (a frame then says so).
@@ -94,19 +93,19 @@ extension AnswerViewModel {
     /// Makes ``text`` the terminal update's full text. Normally that only appends what the stream
     /// had not delivered; if it disagrees with what was shown, the final text replaces it, in full.
     private func settleText(_ final: String) {
+        let text = pacer.text
         if final.utf8.count == text.utf8.count, final.utf8.elementsEqual(text.utf8) { return }
         if final.utf8.starts(with: text.utf8) {
             let start = final.utf8.index(final.utf8.startIndex, offsetBy: text.utf8.count)
             // Scalar view: a Character-based slice would round a mid-cluster start down.
             let rest = Substring(final.unicodeScalars[start...])
-            text = final
-            pacer.append(rest)
+            withMutation(keyPath: \.text) { pacer.append(rest) }
             return
         }
-        text = final
-        pacer = DisplayPacer(completedText: final, mode: pacer.mode, configuration: pacer.configuration)
+        withMutation(keyPath: \.text) {
+            pacer = DisplayPacer(completedText: final, mode: pacer.mode, configuration: pacer.configuration)
+        }
         markdown = MarkdownDocument(options: markdown.options)
-        visibleText = ""
-        shownUTF8 = 0
+        withMutation(keyPath: \.visibleText) { shownUTF8 = 0 }
     }
 }

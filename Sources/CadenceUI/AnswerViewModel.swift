@@ -51,7 +51,13 @@ public final class AnswerViewModel: Identifiable {
     // MARK: Backend state
 
     /// Every token received, in order.
-    public internal(set) var text = ""
+    ///
+    /// The answer's text is held once, by the pacer; this and ``visibleText`` read it (observed
+    /// like stored properties: `text` changes with every token, `visibleText` only on frames).
+    public var text: String {
+        access(keyPath: \.text)
+        return pacer.text
+    }
     /// Sources from the stream, merged and deduplicated by URL, in first-seen order.
     public internal(set) var sources: [Source] = []
     /// The latest research stage (searching, planning, rounds, reflection, synthesis, …), if any.
@@ -69,8 +75,16 @@ public final class AnswerViewModel: Identifiable {
 
     // MARK: Display state
 
-    /// The text the pacer has revealed so far: a prefix of ``text``.
-    public internal(set) var visibleText = ""
+    /// The text the pacer has revealed so far: a prefix of ``text``. Reading it while the
+    /// animation runs copies that prefix; once everything shows, it is ``text`` itself.
+    public var visibleText: String {
+        access(keyPath: \.visibleText)
+        let text = pacer.text
+        guard shownUTF8 < text.utf8.count else { return text }
+        let end = text.utf8.index(text.utf8.startIndex, offsetBy: shownUTF8)
+        // Scalar view: the end may be inside a cluster that a late combining mark extended.
+        return String(Substring(text.unicodeScalars[..<end]))
+    }
     /// The markdown of ``visibleText``: open constructs closed virtually while it grows, the
     /// final tree once the animation is over.
     public internal(set) var document = MarkdownTree(blocks: [])
@@ -110,7 +124,7 @@ public final class AnswerViewModel: Identifiable {
     @ObservationIgnored var pacer: DisplayPacer
     @ObservationIgnored var markdown = MarkdownDocument()
     @ObservationIgnored var isDocumentFinished = false
-    /// How much of the pacer's text (UTF-8 bytes) is in ``visibleText`` and ``markdown``.
+    /// How much of the pacer's text (UTF-8 bytes) is shown: ``visibleText`` and ``markdown``.
     @ObservationIgnored var shownUTF8 = 0
     @ObservationIgnored var bannerState: ConnectionBannerState
     /// Connection updates that came without a time, applied at the next frame.
@@ -197,9 +211,10 @@ public final class AnswerViewModel: Identifiable {
         if start < end {
             // Scalar view: the start may be inside a cluster that a late combining mark extended.
             let added = Substring(pacer.text.unicodeScalars[start..<end])
-            visibleText += added
             markdown.append(added)
-            shownUTF8 = utf8.distance(from: utf8.startIndex, to: end)
+            withMutation(keyPath: \.visibleText) {
+                shownUTF8 = utf8.distance(from: utf8.startIndex, to: end)
+            }
             changed = true
         }
         isAnimating = pacer.visibleScalarCount < pacer.receivedScalarCount

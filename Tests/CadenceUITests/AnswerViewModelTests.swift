@@ -308,6 +308,45 @@ import Testing
         #expect(!flag.raised)
     }
 
+    /// `text` and `visibleText` read the pacer's copy of the answer, yet are observed like stored
+    /// properties: text observers wake on each token and on a completion that replaces the text;
+    /// visible-text observers wake when a replacing text takes back what was shown, even when
+    /// it has nothing to reveal.
+    @Test func textObserversWakeOnTokensAndOnReplacedText() {
+        final class Flag: @unchecked Sendable { var raised = false }
+        let model = AnswerViewModel(id: "a", query: "q")
+        func observe(_ read: @escaping () -> Void) -> Flag {
+            let flag = Flag()
+            withObservationTracking(read) { flag.raised = true }
+            return flag
+        }
+        var flag = observe { _ = model.text }
+        model.apply(.textAppended("Wrong words. "), at: .zero)
+        #expect(flag.raised)
+        #expect(model.text == "Wrong words. ")
+        for frame in 1...200 { model.frame(now: .milliseconds(frame * 16)) }
+        #expect(model.visibleText == "Wrong words. ")
+        flag = observe { _ = model.text }
+        let shown = observe { _ = model.visibleText }
+        model.apply(
+            .completed(AnswerCompletion(reason: .completed, text: "Right words.")),
+            at: .seconds(4))
+        #expect(flag.raised && shown.raised)
+        #expect(model.text == "Right words.")
+        model.frame(now: .seconds(5))
+        #expect(model.visibleText == "Right words.")
+
+        // A replacing text with nothing left to reveal still takes back what was shown.
+        let emptied = AnswerViewModel(id: "b", query: "q")
+        emptied.apply(.textAppended("Shown, then withdrawn. "), at: .zero)
+        for frame in 1...200 { emptied.frame(now: .milliseconds(frame * 16)) }
+        #expect(emptied.visibleText == "Shown, then withdrawn. ")
+        let withdrawn = observe { _ = emptied.visibleText }
+        emptied.apply(.completed(AnswerCompletion(reason: .completed, text: "")), at: .seconds(4))
+        #expect(withdrawn.raised)
+        #expect(emptied.visibleText.isEmpty && emptied.text.isEmpty)
+    }
+
     /// The version changes exactly when what the answer shows changes, so a view that keeps the last
     /// version it drew redraws on every visible change and on nothing else.
     @Test func theVersionChangesWhenWhatShowsChanges() {
