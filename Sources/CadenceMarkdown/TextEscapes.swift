@@ -81,6 +81,29 @@ enum TextEscapes {
 
     /// Label matching: trim, collapse internal whitespace, Unicode case fold.
     static func normalizeLabel(_ slice: ArraySlice<UInt8>) -> String {
+        let trimmed = ByteClass.trimmed(slice)
+        if trimmed.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (every citation `[1]` a paragraph looks up): collapse and case-fold in one
+            // pass, as `lowercased().uppercased()` does to ASCII, into the string itself.
+            return String(unsafeUninitializedCapacity: trimmed.count) { buffer in
+                var count = 0
+                var pendingSpace = false
+                for c in trimmed {
+                    if ByteClass.isASCIIWhitespace(c) {
+                        pendingSpace = true
+                        continue
+                    }
+                    if pendingSpace {
+                        buffer[count] = 0x20
+                        count += 1
+                        pendingSpace = false
+                    }
+                    buffer[count] = c >= 0x61 && c <= 0x7A ? c - 0x20 : c
+                    count += 1
+                }
+                return count
+            }
+        }
         var collapsed: [UInt8] = []
         var pendingSpace = false
         for c in ByteClass.trimmed(slice) {
