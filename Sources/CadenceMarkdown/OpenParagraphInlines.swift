@@ -227,26 +227,20 @@ struct OpenParagraphInlines {
         _ suffix: String, toInnermostOf inline: consuming Inline, target: InlineParser.EndTarget
     ) -> Inline? {
         var value = consume inline
-        if case .emphasis(var children) = value {
-            value = .softBreak
-            guard let last = children.popLast(), let new = appending(suffix, toInnermostOf: consume last, target: target)
-            else { return nil }
-            children.append(new)
-            return .emphasis(children)
+        var children: [Inline] = []
+        var wrap: (([Inline]) -> Inline)?
+        switch value {
+        case .emphasis(let inner): (children, wrap) = (inner, Inline.emphasis)
+        case .strong(let inner): (children, wrap) = (inner, Inline.strong)
+        case .strikethrough(let inner): (children, wrap) = (inner, Inline.strikethrough)
+        default: break
         }
-        if case .strong(var children) = value {
-            value = .softBreak
+        if let wrap {
+            value = .softBreak  // the children are referenced from here only
             guard let last = children.popLast(), let new = appending(suffix, toInnermostOf: consume last, target: target)
             else { return nil }
             children.append(new)
-            return .strong(children)
-        }
-        if case .strikethrough(var children) = value {
-            value = .softBreak
-            guard let last = children.popLast(), let new = appending(suffix, toInnermostOf: consume last, target: target)
-            else { return nil }
-            children.append(new)
-            return .strikethrough(children)
+            return wrap(children)
         }
         if target == .text, case .text(var s) = value {
             value = .softBreak
