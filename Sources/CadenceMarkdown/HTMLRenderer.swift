@@ -63,15 +63,14 @@ public struct HTMLRenderer: Sendable {
         }
 
         mutating func put(_ n: Int) {
-            guard n != 0 else { return out.append(0x30) }
             if n < 0 { out.append(UInt8(ascii: "-")) }
             var value = n.magnitude
-            var digits: [UInt8] = []
-            while value > 0 {
-                digits.append(0x30 + UInt8(value % 10))
+            let start = out.count
+            repeat {
+                out.append(0x30 + UInt8(value % 10))
                 value /= 10
-            }
-            out.append(contentsOf: digits.reversed())
+            } while value > 0
+            out[start...].reverse()  // the digits were written last first
         }
 
         /// `s` with `&`, `<`, `>` and `"` escaped.
