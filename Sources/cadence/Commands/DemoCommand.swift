@@ -49,7 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var research: ResearchOptions
 
     func validate() throws {
-        if url != nil, model.provider != nil { throw ValidationError("give either --url or --provider, not both") }
+        try model.validate(url: url)
         if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
         try AccessToken.validate(token)
     }

@@ -25,7 +25,7 @@ struct SourceOptions: ParsableArguments {
     @OptionGroup var reliability: ReliabilityOptions
 
     func validate() throws {
-        if url != nil, model.provider != nil { throw ValidationError("give either --url or --provider, not both") }
+        try model.validate(url: url)
         if research, model.provider == nil { throw ValidationError("--research needs --provider NAME --model M") }
         if system != nil, research { throw ValidationError("--system is for chatting with a model directly, not with --research") }
         if researchOptions.corpus != nil, !research { throw ValidationError("--corpus goes with --research") }
