@@ -4,9 +4,7 @@ import Hummingbird
 import NIOCore
 import Testing
 
-@Suite(
-    "The real HAProxy test server",
-    .enabled(if: RealServers.haproxy, Comment(rawValue: HAProxyTestServer.unavailableReason)))
+@Suite("The real HAProxy test server", .needsHAProxy)
 struct HAProxyTestServerTests {
     /// A tiny real server that says its name: `/healthz` for HAProxy's checks, `/whoami`, and
     /// `/stream`, which sends its name and then holds the response open until `release` opens.

@@ -11,9 +11,7 @@ import Testing
 /// the shared registry does (migrating together, following through notifications, listening again
 /// after a drop, cancelling across nodes, purging). Node deaths, which need real processes, are in
 /// `MultiNodeTests`.
-@Suite(
-    "Answers shared through PostgreSQL", .serialized,
-    .enabled(if: RealServers.postgres, "PostgreSQL is not installed: \(PostgresTestServer.unavailableReason)"))
+@Suite("Answers shared through PostgreSQL", .serialized, .needsPostgres)
 struct SharedAnswersTests {
     static let question = AnswerRequest(query: "How does resume work?")
 
