@@ -47,6 +47,17 @@ struct SharedAnswersTests {
         }
     }
 
+    /// Asks ``question`` of `node`: the open connection and the answer's id.
+    static func ask(_ node: RunningServer) async throws -> (TransportConnection, id: String) {
+        let asked = try await SSETransport(baseURL: node.baseURL).open(question, resume: nil)
+        return (asked, try #require(asked.answerID))
+    }
+
+    /// Reads answer `id` on `node`, from its first event.
+    static func follow(_ id: String, on node: RunningServer) async throws -> TransportConnection {
+        try await SSETransport(baseURL: node.baseURL).open(question, resume: ResumeCursor(answerID: id, lastSequence: 0))
+    }
+
     /// Waits for `condition` to hold, checking every 100 ms, failing after `seconds`.
     static func eventually(
         _ what: String, seconds: Double = 30, _ condition: () async throws -> Bool
@@ -82,10 +93,8 @@ struct SharedAnswersTests {
         let engine = ScriptedEngine()
         try await Self.withNodes([engine, instantEngine]) { postgres, nodes in
             engine.push(.token("one "))
-            let asked = try await SSETransport(baseURL: nodes[0].baseURL).open(Self.question, resume: nil)
-            let id = try #require(asked.answerID)
-            let follower = try await SSETransport(baseURL: nodes[1].baseURL).open(
-                Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
+            let (_, id) = try await Self.ask(nodes[0])
+            let follower = try await Self.follow(id, on: nodes[1])
             var reader = EventReader(follower)
             try await reader.readThroughFirstToken()
 
@@ -115,8 +124,7 @@ struct SharedAnswersTests {
         let engine = ScriptedEngine()
         try await Self.withNodes([engine, instantEngine]) { _, nodes in
             engine.push(.token("Partial "))
-            let asked = try await SSETransport(baseURL: nodes[0].baseURL).open(Self.question, resume: nil)
-            let id = try #require(asked.answerID)
+            let (asked, id) = try await Self.ask(nodes[0])
             var reader = EventReader(asked)
             try await reader.readThroughFirstToken()
             let beforeCancel = reader.events.count
@@ -168,10 +176,8 @@ struct SharedAnswersTests {
         try await Self.withNodes([instantEngine]) { postgres, nodes in
             let owner = try await ReferenceServer(engine: engine, configuration: try Self.configuration(postgres)).start()
             engine.push(.token("kept"))
-            let asked = try await SSETransport(baseURL: owner.baseURL).open(Self.question, resume: nil)
-            let id = try #require(asked.answerID)
-            let follower = try await SSETransport(baseURL: nodes[0].baseURL).open(
-                Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
+            let (_, id) = try await Self.ask(owner)
+            let follower = try await Self.follow(id, on: nodes[0])
             var reader = EventReader(follower)
             try await reader.readThroughFirstToken()
             await owner.shutdown()
@@ -193,8 +199,7 @@ struct SharedAnswersTests {
         ).start()
         defer { Task { await owner.shutdown(); await watcher.shutdown() } }
         engine.push(.token("kept "))
-        let asked = try await SSETransport(baseURL: owner.baseURL).open(Self.question, resume: nil)
-        let id = try #require(asked.answerID)
+        let (asked, id) = try await Self.ask(owner)
         var reader = EventReader(asked)
         try await reader.readThroughFirstToken()
         // As if the owner had stopped renewing: its lease runs out now.
