@@ -27,18 +27,6 @@ struct TransportPollingTests {
         }
     }
 
-    @Test("polling an unknown message ends with its 404")
-    func unknownMessage() async throws {
-        try await withServer(engine: instantEngine) { server in
-            let polling = PollingTransport(baseURL: server.baseURL, conversationID: "c3", clock: ImmediateClock())
-            _ = await openAndReceive(polling, Self.question)
-            let (_, received) = await openAndReceive(
-                polling, Self.question, resume: ResumeCursor(answerID: "ans_unknown", lastSequence: 0))
-            #expect(received.clientError?.status == 404)
-            #expect(received.clientError?.retryable == false)
-        }
-    }
-
     @Test("polls wait the interval on the injected clock")
     func interval() async throws {
         let script = FaultScript.answer(text: "one two three four five six", tokenCharacters: 4)

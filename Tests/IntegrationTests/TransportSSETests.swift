@@ -36,19 +36,6 @@ struct TransportSSETests {
         }
     }
 
-    @Test("an unknown answer is a 404 that says so")
-    func unknownAnswer() async throws {
-        try await withServer(engine: instantEngine) { server in
-            let (_, received) = await openAndReceive(
-                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumeCursor(answerID: "ans_nope", lastSequence: 3))
-            let error = try #require(received.clientError)
-            #expect(error.code == .httpStatus)
-            #expect(error.status == 404)
-            #expect(!error.retryable)
-            #expect(error.message.contains("ans_nope"))
-        }
-    }
-
     @Test("events dropped from the bounded replay log are a 410; later ones still replay")
     func evictedEvents() async throws {
         let engine = ScriptedEngine()

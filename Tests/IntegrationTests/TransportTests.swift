@@ -60,4 +60,19 @@ struct TransportTests {
             #expect(Received(events: before).text + resumed.text == full.text)
         }
     }
+
+    @Test("resuming an unknown answer fails with a 404 that names it, not to be retried", arguments: Kind.allCases)
+    func unknownAnswer(over kind: Kind) async throws {
+        try await withServer(engine: instantEngine) { server in
+            let transport = kind.transport(server.baseURL)
+            _ = await openAndReceive(transport, Self.question)  // polling: the conversation exists, the answer not
+            let (_, received) = await openAndReceive(
+                transport, Self.question, resume: ResumeCursor(answerID: "ans_missing", lastSequence: 3))
+            let error = try #require(received.clientError)
+            #expect(error.code == .httpStatus)
+            #expect(error.status == 404)
+            #expect(!error.retryable)
+            #expect(error.message.contains("ans_missing"))
+        }
+    }
 }

@@ -20,19 +20,6 @@ struct TransportWebSocketTests {
         }
     }
 
-    @Test("resuming an unknown answer over a WebSocket fails with status 404")
-    func unknownAnswer() async throws {
-        try await withServer(engine: instantEngine) { server in
-            let (_, received) = await openAndReceive(
-                WebSocketTransport(baseURL: server.baseURL), Self.question,
-                resume: ResumeCursor(answerID: "ans_missing", lastSequence: 0))
-            let error = try #require(received.clientError)
-            #expect(error.code == .httpStatus)
-            #expect(error.status == 404)
-            #expect(error.message.contains("ans_missing"))
-        }
-    }
-
     @Test("an empty query over a WebSocket is refused with status 400")
     func badRequest() async throws {
         try await withServer(engine: instantEngine) { server in
