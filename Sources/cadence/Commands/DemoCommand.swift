@@ -67,16 +67,12 @@ struct DemoCommand: AsyncParsableCommand {
             corpus: corpus, model: model, corpusTokenDelay: .milliseconds(engineDelayMs),
             corpusStageDelay: .milliseconds(engineDelayMs * 12))
         let running = try await ReferenceServer(engine: engine).start()
-        do {
+        try await withReleasing(running, release: { await $0.shutdown() }) { running in
             try await show(
                 transport: SSETransport(baseURL: running.baseURL),
                 serverDescription: "research server on \(running.baseURL) · \(ResearchOptions.describe(engine, corpus: corpus))",
                 output: output)
-        } catch {
-            await running.shutdown()
-            throw error
         }
-        await running.shutdown()
     }
 
     private func show(transport: SSETransport, serverDescription: String, output: TerminalOutput) async throws {

@@ -62,13 +62,8 @@ struct SourceOptions: ParsableArguments {
         guard research else { return try await body(self) }
         let corpus = try researchOptions.loadCorpus()
         let running = try await ReferenceServer(engine: researchOptions.engine(corpus: corpus, model: model)).start()
-        do {
-            let result = try await body(asking(serverAt: running.baseURL))
-            await running.shutdown()
-            return result
-        } catch {
-            await running.shutdown()
-            throw error
+        return try await withReleasing(running, release: { await $0.shutdown() }) { running in
+            try await body(asking(serverAt: running.baseURL))
         }
     }
 
