@@ -13,27 +13,43 @@ import PackageDescription
 //   CadenceOracles                                 properties the fuzzers and regression tests check
 //                                                  → Core, Pacing, Markdown, Terminal
 //   cadence                                        the command                          → everything
+//
+// Every target builds in the same strict mode (the loop at the end adds it), and each product of a
+// dependency is named once here, so that targets list what they use and nothing else.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The package of every product a target uses, so that a target names just the product, `.product("GRDB")`.
+let packageOfProduct = [
+    "AsyncHTTPClient": "async-http-client", "HummingbirdWSClient": "hummingbird-websocket", "Logging": "swift-log",
+    "Hummingbird": "hummingbird", "HummingbirdWebSocket": "hummingbird-websocket",
+    "ServiceLifecycle": "swift-service-lifecycle", "HTTPTypes": "swift-http-types", "PostgresNIO": "postgres-nio",
+    "Metrics": "swift-metrics", "Prometheus": "swift-prometheus", "ArgumentParser": "swift-argument-parser",
+    "NIOConcurrencyHelpers": "swift-nio", "NIOPosix": "swift-nio", "NIOCore": "swift-nio", "NIOHTTP1": "swift-nio",
+    "GRDB": "GRDB.swift", "Clocks": "swift-clocks",
+]
+
+extension Target.Dependency {
+    static func product(_ name: String) -> Self {
+        guard let package = packageOfProduct[name] else { fatalError("add \(name)'s package to packageOfProduct") }
+        return .product(name: name, package: package)
+    }
+}
+
+/// The library modules, in the order of the layout above.
+let libraries = [
+    "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceClient",
+    "CadenceResearch", "CadenceServer", "CadenceTesting", "CadenceOracles",
+]
+
 let package = Package(
     name: "Cadence",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
-    products: [
-        .library(name: "CadenceCore", targets: ["CadenceCore"]),
-        .library(name: "CadencePacing", targets: ["CadencePacing"]),
-        .library(name: "CadenceMarkdown", targets: ["CadenceMarkdown"]),
-        .library(name: "CadenceStore", targets: ["CadenceStore"]),
-        .library(name: "CadenceUI", targets: ["CadenceUI"]),
-        .library(name: "CadenceTerminal", targets: ["CadenceTerminal"]),
-        .library(name: "CadenceClient", targets: ["CadenceClient"]),
-        .library(name: "CadenceResearch", targets: ["CadenceResearch"]),
-        .library(name: "CadenceServer", targets: ["CadenceServer"]),
-        .library(name: "CadenceTesting", targets: ["CadenceTesting"]),
-        .library(name: "CadenceOracles", targets: ["CadenceOracles"]),
-        .executable(name: "cadence", targets: ["cadence"]),
+    // Every library module is a product of its own name.
+    products: libraries.map { .library(name: $0, targets: [$0]) } + [
+        .executable(name: "cadence", targets: ["cadence"])
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -53,161 +69,92 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "CadenceCore", swiftSettings: strict),
-        .target(name: "CadencePacing", swiftSettings: strict),
-        .target(name: "CadenceMarkdown", swiftSettings: strict),
+        .target(name: "CadenceCore"),
+        .target(name: "CadencePacing"),
+        .target(name: "CadenceMarkdown"),
+        .target(name: "CadenceStore", dependencies: ["CadenceCore", .product("GRDB")]),
+        .target(name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"]),
         .target(
-            name: "CadenceStore",
-            dependencies: ["CadenceCore", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"],
-            swiftSettings: strict),
-        .target(
-            name: "CadenceTerminal", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceUI"],
-            swiftSettings: strict),
-        .target(
-            name: "CadenceEngine",
-            dependencies: ["CadenceCore"],
-            resources: [.copy("Corpus")],
-            swiftSettings: strict
-        ),
+            name: "CadenceTerminal", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceUI"]),
+        .target(name: "CadenceEngine", dependencies: ["CadenceCore"], resources: [.copy("Corpus")]),
         .target(
             name: "CadenceClient",
             dependencies: [
-                "CadenceCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "CadenceResearch",
-            dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient"],
-            swiftSettings: strict
-        ),
+                "CadenceCore", .product("AsyncHTTPClient"), .product("HummingbirdWSClient"), .product("Logging"),
+            ]),
+        .target(name: "CadenceResearch", dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient"]),
         .target(
             name: "CadenceServer",
             dependencies: [
-                "CadenceCore",
-                "CadenceEngine",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-            ],
-            swiftSettings: strict
-        ),
+                "CadenceCore", "CadenceEngine", .product("Hummingbird"), .product("HummingbirdWebSocket"),
+                .product("ServiceLifecycle"), .product("HTTPTypes"), .product("Logging"), .product("PostgresNIO"),
+                .product("Metrics"), .product("Prometheus"),
+            ]),
         .target(
             name: "CadenceTesting",
             dependencies: [
-                "CadenceCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: strict
-        ),
+                "CadenceCore", .product("Hummingbird"), .product("ServiceLifecycle"), .product("HTTPTypes"),
+            ]),
         .target(
             name: "CadenceOracles",
-            dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceTerminal"],
-            swiftSettings: strict
-        ),
+            dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceTerminal"]),
         .executableTarget(
             name: "cadence",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
-                "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: strict
-        ),
+                "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch", .product("ArgumentParser"),
+            ]),
         .target(
             name: "CadenceBenchmarkKit",
-            dependencies: [
-                "CadenceCore", "CadenceEngine", "CadenceServer",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            path: "Benchmarks/CadenceBenchmarkKit",
-            swiftSettings: strict
-        ),
+            dependencies: ["CadenceCore", "CadenceEngine", "CadenceServer", .product("NIOConcurrencyHelpers")],
+            path: "Benchmarks/CadenceBenchmarkKit"),
         .executableTarget(
             name: "CadenceBenchmarks",
             dependencies: [
                 "CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceClient", "CadenceUI", "CadenceTerminal",
-                "CadenceTesting",
-                "CadenceBenchmarkKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "CadenceTesting", "CadenceBenchmarkKit", .product("AsyncHTTPClient"), .product("NIOConcurrencyHelpers"),
+                .product("NIOPosix"),
             ],
-            path: "Benchmarks/CadenceBenchmarks",
-            swiftSettings: strict
-        ),
+            path: "Benchmarks/CadenceBenchmarks"),
         .executableTarget(
-            name: "CadenceSoak",
-            dependencies: ["CadenceCore", "CadenceClient", "CadenceTesting"],
-            path: "Benchmarks/CadenceSoak",
-            swiftSettings: strict
-        ),
+            name: "CadenceSoak", dependencies: ["CadenceCore", "CadenceClient", "CadenceTesting"],
+            path: "Benchmarks/CadenceSoak"),
         .executableTarget(
             name: "CadenceFanout",
             dependencies: [
-                "CadenceCore", "CadenceTesting", "CadenceBenchmarkKit",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "CadenceCore", "CadenceTesting", "CadenceBenchmarkKit", .product("NIOConcurrencyHelpers"),
+                .product("NIOCore"), .product("NIOPosix"), .product("NIOHTTP1"),
             ],
-            path: "Benchmarks/CadenceFanout",
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting", "CadenceOracles"],
-            swiftSettings: strict),
+            path: "Benchmarks/CadenceFanout"),
+        .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting", "CadenceOracles"]),
         .testTarget(
             name: "CadenceStoreTests",
-            dependencies: [
-                "CadenceStore", "CadenceCore", "CadenceTesting", .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: strict),
-        .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"], swiftSettings: strict),
-        .testTarget(
-            name: "CadenceResearchTests", dependencies: ["CadenceResearch", "CadenceEngine", "CadenceCore"],
-            swiftSettings: strict),
+            dependencies: ["CadenceStore", "CadenceCore", "CadenceTesting", .product("GRDB")]),
+        .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"]),
+        .testTarget(name: "CadenceResearchTests", dependencies: ["CadenceResearch", "CadenceEngine", "CadenceCore"]),
         .testTarget(
             name: "CadenceUITests",
-            dependencies: ["CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceTesting"],
-            swiftSettings: strict),
+            dependencies: [
+                "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceTesting",
+            ]),
         .testTarget(
             name: "CadenceTerminalTests",
             dependencies: [
-                "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceOracles",
-                "CadenceTesting",
-            ],
-            swiftSettings: strict),
+                "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceTesting",
+            ]),
+        .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"]),
         .testTarget(
-            name: "CadencePacingTests", dependencies: ["CadencePacing", "CadenceOracles"], swiftSettings: strict),
-        .testTarget(
-            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting", "CadenceOracles"],
-            exclude: ["Fixtures"],
-            swiftSettings: strict),
+            name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
-                "CadenceUI", "CadenceResearch",
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
-        ),
+                "CadenceUI", "CadenceResearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
+            ]),
     ]
 )
+
+// The strict mode of every target, in one place.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + strict
+}

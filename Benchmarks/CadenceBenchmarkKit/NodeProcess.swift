@@ -1,3 +1,4 @@
+import CadenceServer
 import Foundation
 
 /// A ``ServerNode`` running in a child process: this same executable started again with `node`
@@ -51,15 +52,7 @@ package final class NodeProcess: Sendable {
         postgresURL: String? = nil, isolation: isolated (any Actor)? = #isolation,
         _ body: (NodeProcess) async throws -> T
     ) async throws -> T {
-        let node = try await start(postgresURL: postgresURL)
-        do {
-            let result = try await body(node)
-            await node.stop()
-            return result
-        } catch {
-            await node.stop()
-            throw error
-        }
+        try await withReleasing(try await start(postgresURL: postgresURL), release: { await $0.stop() }, body)
     }
 
     /// Every answer starts producing.

@@ -66,24 +66,10 @@ public final class HAProxyTestServer: Sendable {
             return "\(host):\(port)"
         }
         return try await SystemTool.onThread {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-haproxy-\(UUID())").path
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-            do {
-                // The port is picked before HAProxy binds it, so another process may take it first:
-                // then start again with another pick.
-                var attempt = 0
-                while true {
-                    attempt += 1
-                    let port = try SystemTool.freeLoopbackPort()
-                    if let proxy = try launch(
-                        executable, port: port, addresses: addresses, folder: folder, lastAttempt: attempt == 5)
-                    {
-                        return proxy
-                    }
+            try SystemTool.inNewTemporaryFolder("cadence-haproxy") { folder in
+                try SystemTool.startOnFreeLoopbackPort { port, lastPick in
+                    try launch(executable, port: port, addresses: addresses, folder: folder, lastAttempt: lastPick)
                 }
-            } catch {
-                try? FileManager.default.removeItem(atPath: folder)
-                throw error
             }
         }
     }

@@ -63,10 +63,7 @@ public final class PostgresTestServer: Sendable {
     private static func startBlocking(database: String) throws -> PostgresTestServer {
         let installation = try PostgresInstallation.found.get()
         let template = try installation.templateDataFolder()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-pg-\(UUID())").path
-        try FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        do {
+        return try SystemTool.inNewTemporaryFolder("cadence-pg", attributes: [.posixPermissions: 0o700]) { folder in
             try installation.handOver(folder)
             let copy = try ChildProcess.runBlocking(
                 "/bin/cp", ["-a", template, (folder as NSString).appendingPathComponent("data")], deadline: .seconds(60)
@@ -74,20 +71,14 @@ public final class PostgresTestServer: Sendable {
             guard copy.succeeded else {
                 throw TestServerError("could not copy the template cluster: \(copy.transcript)")
             }
-            // The port is picked before the server binds it, so another process may take it first:
-            // then start again with another pick.
-            var attempt = 0
-            while true {
-                attempt += 1
+            return try SystemTool.startOnFreeLoopbackPort { port, lastPick in
                 let server = PostgresTestServer(
-                    port: try SystemTool.freeLoopbackPort(), database: database, folder: folder,
-                    installation: installation)
+                    port: port, database: database, folder: folder, installation: installation)
                 do {
                     try server.startCluster()
-                } catch let error as PortTaken where attempt < 5 {
-                    _ = error
+                } catch is PortTaken where !lastPick {
                     server.stopped.withLockedValue { $0 = true }  // nothing runs; keep the folder for the next try
-                    continue
+                    return nil
                 } catch {
                     server.stopped.withLockedValue { $0 = true }
                     throw error
@@ -95,9 +86,6 @@ public final class PostgresTestServer: Sendable {
                 _ = try server.psqlBlocking("CREATE DATABASE \"\(database)\"", database: "postgres")
                 return server
             }
-        } catch {
-            try? FileManager.default.removeItem(atPath: folder)
-            throw error
         }
     }
 

@@ -34,6 +34,35 @@ enum SystemTool {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Starts a server on a ``freeLoopbackPort()``, picking again while another process takes the
+    /// port before the server binds it: `start` returns `nil` when its port was taken, and throws
+    /// instead on the last of five picks (`lastPick`).
+    static func startOnFreeLoopbackPort<Server>(
+        _ start: (_ port: Int, _ lastPick: Bool) throws -> Server?
+    ) throws -> Server {
+        let picks = 5
+        for pick in 1...picks {
+            if let server = try start(try freeLoopbackPort(), pick == picks) { return server }
+        }
+        throw TestServerError("another process took each of \(picks) free loopback ports before the server bound it")
+    }
+
+    /// Makes a new temporary folder named `prefix-UUID` and runs `body` with its path; removes the
+    /// folder again when `body` throws (when it returns, the server it started owns the folder).
+    static func inNewTemporaryFolder<T>(
+        _ prefix: String, attributes: [FileAttributeKey: Any]? = nil, _ body: (_ folder: String) throws -> T
+    ) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())").path
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: false, attributes: attributes)
+        do {
+            return try body(folder)
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+    }
+
     /// Runs blocking work (a child process, a socket exchange) on a thread of its own, off the
     /// cooperative pool that in-process servers in the same test need.
     static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

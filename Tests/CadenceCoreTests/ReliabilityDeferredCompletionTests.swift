@@ -75,12 +75,7 @@ struct ReliabilityDeferredCompletionTests {
         var machine = streamingMachine()
         _ = machine.received(tokenEvent("A", 1), now: .seconds(1))
         _ = machine.received(completeEvent(2), now: .seconds(2))
-        let actions = machine.connectionFailed(.transport("reset", beforeFirstByte: false), now: .seconds(3))
-        let delay = try #require(actions.updates.first?.reconnectDelay)
-        #expect(
-            machine.deadlinePassed(now: .seconds(3) + delay) == [
-                .connect(resume: ResumeCursor(answerID: "a1", lastSequence: 2))
-            ])
+        try machine.expectDropResumes(at: .seconds(3), after: 2)
         #expect(machine.connected(answerID: "a1", now: .seconds(4)) == [.emit(.reconnected)])
         #expect(machine.received(tokenEvent("B", 3), now: .seconds(4)) == [.emit(.textAppended("B"))])
         #expect(machine.connectionClosed(now: .seconds(4)).updates.first?.completion?.text == "AB")

@@ -9,12 +9,7 @@ struct ReliabilityResumeTests {
         for (sequence, letter) in zip(1..., ["A", "B", "C"]) {
             _ = machine.received(tokenEvent(letter, sequence), now: .seconds(1))
         }
-        let actions = machine.connectionFailed(.transport("reset", beforeFirstByte: false), now: .seconds(2))
-        let delay = try #require(actions.updates.first?.reconnectDelay)
-        #expect(
-            machine.deadlinePassed(now: .seconds(2) + delay) == [
-                .connect(resume: ResumeCursor(answerID: "a1", lastSequence: 3))
-            ])
+        try machine.expectDropResumes(at: .seconds(2), after: 3)
         #expect(machine.connected(answerID: "a1", now: .seconds(3)) == [.emit(.reconnected)])
         return machine
     }
@@ -68,12 +63,7 @@ struct ReliabilityResumeTests {
     func resumeFromStart() throws {
         var machine = streamingMachine()
         _ = machine.keepAliveReceived(now: .seconds(10))
-        let actions = machine.connectionFailed(.transport("reset", beforeFirstByte: false), now: .seconds(20))
-        let delay = try #require(actions.updates.first?.reconnectDelay)
-        #expect(
-            machine.deadlinePassed(now: .seconds(20) + delay) == [
-                .connect(resume: ResumeCursor(answerID: "a1", lastSequence: 0))
-            ])
+        try machine.expectDropResumes(at: .seconds(20), after: 0)
     }
 
     @Test("text without a sequence after the cursor makes resuming unsafe, so a drop fails")

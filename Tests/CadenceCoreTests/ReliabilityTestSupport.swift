@@ -1,4 +1,5 @@
 import CadenceCore
+import Testing
 
 /// A token event.
 func tokenEvent(_ text: String, _ sequence: Int?) -> ResearchEvent {
@@ -36,6 +37,25 @@ func streamingMachine(
     _ = machine.start(now: .zero)
     _ = machine.connected(answerID: answerID, now: .zero)
     return machine
+}
+
+extension AnswerStreamMachine {
+    /// The connection breaks mid-answer at `now`: checks that the machine waits, and that once the
+    /// delay it announced has passed it connects again, resuming answer `a1` after `lastSequence`.
+    /// Returns the actions of the break.
+    @discardableResult
+    mutating func expectDropResumes(
+        at now: Duration, after lastSequence: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [Action] {
+        let actions = connectionFailed(.transport("reset", beforeFirstByte: false), now: now)
+        let delay = try #require(actions.updates.first?.reconnectDelay, sourceLocation: sourceLocation)
+        #expect(
+            deadlinePassed(now: now + delay) == [
+                .connect(resume: ResumeCursor(answerID: "a1", lastSequence: lastSequence))
+            ],
+            sourceLocation: sourceLocation)
+        return actions
+    }
 }
 
 extension Array where Element == AnswerStreamMachine.Action {

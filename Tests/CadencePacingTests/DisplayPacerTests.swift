@@ -98,24 +98,18 @@ struct DisplayPacerTests {
         #expect(idle.frames.filter(\.changed).count == 1)
     }
 
-    @Test("a held word that ends in punctuation appears after a short silence")
-    func finishedWordRelease() {
+    /// A word that ends in punctuation appears after a short silence; a partial word waits for its
+    /// end, and appears only after a long one.
+    @Test(
+        "a held word appears after a silence: a short one if it ends in punctuation, a long one if it is partial",
+        arguments: [("It is done.", "It is ", 200.0, 300.0), ("An unfini", "An ", 2900.0, 3100.0)])
+    func heldWordRelease(text: String, visibleWhileHeld: String, stillHeldAt: Double, shownBy: Double) {
         var harness = PacerHarness()
-        harness.pacer.append("It is done.", at: .zero)
-        harness.run(until: 200)
-        #expect(harness.visibleText == "It is ")
-        harness.run(until: 300)
-        #expect(harness.visibleText == "It is done.")
-    }
-
-    @Test("a held partial word waits for its end, and appears after a long silence")
-    func partialWordRelease() {
-        var harness = PacerHarness()
-        harness.pacer.append("An unfini", at: .zero)
-        harness.run(until: 2900)
-        #expect(harness.visibleText == "An ")
-        harness.run(until: 3100)
-        #expect(harness.visibleText == "An unfini")
+        harness.pacer.append(text, at: .zero)
+        harness.run(until: stillHeldAt)
+        #expect(harness.visibleText == visibleWhileHeld)
+        harness.run(until: shownBy)
+        #expect(harness.visibleText == text)
     }
 
     @Test("a held partial word stays whole through a stall, on a token stream and behind a bursty proxy")

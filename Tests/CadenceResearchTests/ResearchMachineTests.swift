@@ -7,6 +7,18 @@ import Testing
 @Suite struct ResearchMachineTests {
     static let resume = passage(1, "Resume", "The client resumes an interrupted stream from the last event id it saw.")
     static let retry = passage(2, "Retry", "Retries wait with exponential backoff and jitter, honouring Retry-After.")
+
+    /// The model's replies when it plans one query (`resume`), asks for one more round with `next`, and
+    /// then writes `answer`.
+    static func replies(
+        askingFor next: String, answer: String
+    ) -> [ResearchMachine.ModelCall.Purpose: [ResearchMachineHarness.Reply]] {
+        [
+            .plan: [.text([#"{"queries":["resume"]}"#])],
+            .reflect: [.text([#"{"sufficient": false, "queries": ["\#(next)"]}"#])],
+            .write: [.text([answer])],
+        ]
+    }
     static let sse = passage(3, "SSE", "Server-sent events carry an id field that the client sends back as Last-Event-ID.")
 
     @Test func happyPathStreamsEveryStageThenTheAnswerAndAComplete() {
@@ -142,11 +154,7 @@ import Testing
 
     @Test func aRoundThatAddsNoNewPassageEndsTheResearchWithoutAskingAgain() {
         var harness = ResearchMachineHarness(
-            replies: [
-                .plan: [.text([#"{"queries":["resume"]}"#])],
-                .reflect: [.text([#"{"sufficient": false, "queries": ["resumption"]}"#])],
-                .write: [.text(["Answer [1]."])],
-            ],
+            replies: Self.replies(askingFor: "resumption", answer: "Answer [1]."),
             passages: ["resume": [Self.resume], "resumption": [Self.resume]])
         harness.run()
         #expect(harness.calls.map(\.purpose) == [.plan, .reflect, .write])
@@ -160,12 +168,7 @@ import Testing
         var configuration = ResearchConfiguration()
         configuration.maxRounds = 2
         var harness = ResearchMachineHarness(
-            configuration: configuration,
-            replies: [
-                .plan: [.text([#"{"queries":["resume"]}"#])],
-                .reflect: [.text([#"{"sufficient": false, "queries": ["retry"]}"#])],
-                .write: [.text(["Answer."])],
-            ],
+            configuration: configuration, replies: Self.replies(askingFor: "retry", answer: "Answer."),
             passages: ["resume": [Self.resume], "retry": [Self.retry]])
         harness.run()
         #expect(harness.machine.rounds.count == 2)

@@ -14,30 +14,42 @@ struct AskStallCommandTests {
     /// The byte offset after the script's first `tokens` tokens (three research events come first).
     static func stallPoint(afterTokens tokens: Int) -> Int { script.frames(after: 0).frameEnds[3 + tokens - 1] }
 
-    @Test("a stall mid-answer, with keepalives or silent, resumes and prints exactly the server's answer", arguments: [true, false])
-    func stallResumes(keepalives: Bool) async throws {
-        let server = try await FaultServer.start(script: Self.script)
+    /// Runs `body` with a fault server on ``script`` and a gate for the stalls it is told to make; opens
+    /// the gate and shuts the server down after.
+    static func withStallingServer(_ body: (FaultServer, FaultGate) async throws -> Void) async throws {
+        let server = try await FaultServer.start(script: script)
         defer { Task { await server.shutdown() } }
         let gate = FaultGate()
         defer { gate.release() }
-        server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 2), gate: gate, keepalives: keepalives))
-        let result = try await CadenceBinary.run([
-            "ask", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "1s", "question",
-        ])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.hasPrefix(Self.script.text + "\n"), "stdout: \(result.stdout)")
-        #expect(result.stdout.components(separatedBy: "ça va?").count == 2, "the text appears once")
-        #expect(result.stderr.contains("reconnecting"))
-        let requests = server.requests
-        #expect(requests.count == 2)
-        #expect(requests.last?.lastEventID == 5, "the resume starts after the last event printed")
+        try await body(server, gate)
+    }
+
+    @Test(
+        "a stall mid-answer, with keepalives or silent, resumes and prints exactly the server's answer",
+        arguments: [true, false])
+    func stallResumes(keepalives: Bool) async throws {
+        try await Self.withStallingServer { server, gate in
+            server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 2), gate: gate, keepalives: keepalives))
+            let result = try await CadenceBinary.run([
+                "ask", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "1s", "question",
+            ])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stdout.hasPrefix(Self.script.text + "\n"), "stdout: \(result.stdout)")
+            #expect(result.stdout.components(separatedBy: "ça va?").count == 2, "the text appears once")
+            #expect(result.stderr.contains("reconnecting"))
+            let requests = server.requests
+            #expect(requests.count == 2)
+            #expect(requests.last?.lastEventID == 5, "the resume starts after the last event printed")
+        }
     }
 
     @Test("through a proxy that freezes mid-answer in front of the real server, ask prints exactly the server's answer")
     func frozenProxyResumes() async throws {
         try await withServer { server in
             let question = "How does Cadence resume an interrupted stream without losing text?"
-            let direct = try await CadenceBinary.run(["ask", "--url", server.baseURL, "--plain", "--no-history", question])
+            let direct = try await CadenceBinary.run([
+                "ask", "--url", server.baseURL, "--plain", "--no-history", question,
+            ])
             #expect(direct.status == 0, "stderr: \(direct.stderr)")
             let proxy = try StallProxy.start(upstreamPort: server.port)
             defer { proxy.shutdown() }
@@ -54,18 +66,16 @@ struct AskStallCommandTests {
 
     @Test("a silent connection is resumed by the connection idle timeout, well before the content idle timeout")
     func connectionIdleResumes() async throws {
-        let server = try await FaultServer.start(script: Self.script)
-        defer { Task { await server.shutdown() } }
-        let gate = FaultGate()
-        defer { gate.release() }
-        server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 1), gate: gate))
-        let result = try await CadenceBinary.run([
-            "ask", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "2m",
-            "--connection-idle-timeout", "500ms", "question",
-        ])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.hasPrefix(Self.script.text + "\n"))
-        #expect(server.requests.last?.lastEventID == 4)
+        try await Self.withStallingServer { server, gate in
+            server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 1), gate: gate))
+            let result = try await CadenceBinary.run([
+                "ask", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "2m",
+                "--connection-idle-timeout", "500ms", "question",
+            ])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stdout.hasPrefix(Self.script.text + "\n"))
+            #expect(server.requests.last?.lastEventID == 4)
+        }
     }
 
     @Test("when the resumed stream stalls too, ask exits 124 with a prefix of the answer printed")
@@ -85,8 +95,12 @@ struct AskStallCommandTests {
         ])
         #expect(result.status == 124, "stderr: \(result.stderr)")
         let printed = result.stdout.components(separatedBy: "\n").first ?? ""
-        #expect(!printed.isEmpty && Self.script.text.hasPrefix(printed) && printed != Self.script.text, "stdout: \(result.stdout)")
-        let notes = result.stderr.split(separator: "\n").filter { !$0.contains("reconnecting") && !$0.contains("Reconnected") }
+        #expect(
+            !printed.isEmpty && Self.script.text.hasPrefix(printed) && printed != Self.script.text,
+            "stdout: \(result.stdout)")
+        let notes = result.stderr.split(separator: "\n").filter {
+            !$0.contains("reconnecting") && !$0.contains("Reconnected")
+        }
         #expect(notes.count == 1, "one line on stderr: \(result.stderr)")
         #expect(notes.first?.contains("timed out (idle timeout)") == true)
         #expect(server.requests.count == 2, "resumed once, then gave up")
@@ -94,34 +108,35 @@ struct AskStallCommandTests {
 
     @Test("chat --plain exits with the worst ending of its answers: a timed-out one gives 124")
     func chatPlainExitStatus() async throws {
-        let server = try await FaultServer.start(script: Self.script)
-        defer { Task { await server.shutdown() } }
-        let gate = FaultGate()
-        defer { gate.release() }
-        // The first question completes; the second times out (its stream and its resume stall).
-        server.enqueue(
-            .none, .stall(afterBytes: Self.stallPoint(afterTokens: 2), gate: gate),
-            .stall(afterBytes: 0, gate: gate))
-        let result = try await CadenceBinary.run(
-            ["chat", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "500ms"],
-            stdin: Data("first\nsecond\n".utf8))
-        #expect(result.status == 124, "stderr: \(result.stderr)")
-        #expect(result.stdout.hasPrefix(Self.script.text + "\n"))
+        try await Self.withStallingServer { server, gate in
+            // The first question completes; the second times out (its stream and its resume stall).
+            server.enqueue(
+                .none, .stall(afterBytes: Self.stallPoint(afterTokens: 2), gate: gate),
+                .stall(afterBytes: 0, gate: gate))
+            let result = try await CadenceBinary.run(
+                ["chat", "--url", server.baseURL, "--plain", "--no-history", "--idle-timeout", "500ms"],
+                stdin: Data("first\nsecond\n".utf8))
+            #expect(result.status == 124, "stderr: \(result.stderr)")
+            #expect(result.stdout.hasPrefix(Self.script.text + "\n"))
+        }
     }
 
     @Test("Ctrl-C cancels the answer: what arrived is printed and saved as cancelled, and ask exits 130")
     func controlCCancels() async throws {
+        // Not through withStallingServer: in a closure, this body crashes Swift 6.3.1's SendNonSendable pass.
         let server = try await FaultServer.start(script: Self.script)
         defer { Task { await server.shutdown() } }
         let gate = FaultGate()
         defer { gate.release() }
         server.enqueue(.stall(afterBytes: Self.stallPoint(afterTokens: 4), gate: gate, keepalives: true))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-interrupt-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cadence-interrupt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("history.sqlite").path
         let child = try RunningBinary([
-            "ask", "--url", server.baseURL, "--plain", "--database", database, "--checkpoint-interval-ms", "0", "question",
+            "ask", "--url", server.baseURL, "--plain", "--database", database, "--checkpoint-interval-ms", "0",
+            "question",
         ])
         let shown = String(Self.script.text.prefix(16))
         #expect(await child.read { $0.hasPrefix(shown) })
@@ -146,9 +161,11 @@ struct AskStallCommandTests {
         #expect(child.interrupt() == 130)
     }
 
-    @Test("durations take units: 30, 30s, 2m, 500ms; nonsense is a usage error (64)", arguments: [
-        ("1.5", 0), ("30s", 0), ("2m", 0), ("500ms", 0), ("1h", 0), ("0", 64), ("ten", 64), ("5x", 64), ("-1s", 64),
-    ])
+    @Test(
+        "durations take units: 30, 30s, 2m, 500ms; nonsense is a usage error (64)",
+        arguments: [
+            ("1.5", 0), ("30s", 0), ("2m", 0), ("500ms", 0), ("1h", 0), ("0", 64), ("ten", 64), ("5x", 64), ("-1s", 64),
+        ])
     func durations(value: String, status: Int32) async throws {
         let server = try await FaultServer.start(script: Self.script)
         defer { Task { await server.shutdown() } }
@@ -164,7 +181,9 @@ struct AskStallCommandTests {
         let result = try await CadenceBinary.run([command, "--help"])
         #expect(result.status == 0)
         let help = result.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
-        for phrase in ["0 the answer completed", "1 it failed", "64 usage error", "124 a timeout", "130 cancelled with Ctrl-C"] {
+        for phrase in [
+            "0 the answer completed", "1 it failed", "64 usage error", "124 a timeout", "130 cancelled with Ctrl-C",
+        ] {
             #expect(help.contains(phrase), "\(command) --help lacks “\(phrase)”")
         }
     }

@@ -223,20 +223,20 @@ struct ProviderCommandTests {
         "ask --provider streams a loopback replay of each provider, without printing the key",
         arguments: ModelClientTests.cases)
     func askProvider(testCase: ModelClientTests.Case) async throws {
-        let server = try await testCase.replayServer()
-        defer { Task { await server.shutdown() } }
-        let result = try await CadenceBinary.run(
-            [
-                "ask", "--provider", testCase.kind.rawValue, "--base-url", server.baseURL + testCase.basePath,
-                "--model", "test-model", "--plain", "Hello?",
-            ],
-            environment: ["OPENAI_API_KEY": "sk-from-env", "ANTHROPIC_API_KEY": "sk-from-env", "GEMINI_API_KEY": "sk-from-env"])
-        let expected = try SharedFixtures.expectedText(testCase.fixture)
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.trimmingCharacters(in: .newlines) == expected.trimmingCharacters(in: .newlines))
-        #expect(!(result.stdout + result.stderr).contains("sk-from-env"))
-        if testCase.kind != .ollama {
-            #expect(server.requests.first?.headers.values.contains { $0.contains("sk-from-env") } == true)
+        try await testCase.withReplayServer { server in
+            let result = try await CadenceBinary.run(
+                [
+                    "ask", "--provider", testCase.kind.rawValue, "--base-url", server.baseURL + testCase.basePath,
+                    "--model", "test-model", "--plain", "Hello?",
+                ],
+                environment: ["OPENAI_API_KEY": "sk-from-env", "ANTHROPIC_API_KEY": "sk-from-env", "GEMINI_API_KEY": "sk-from-env"])
+            let expected = try SharedFixtures.expectedText(testCase.fixture)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stdout.trimmingCharacters(in: .newlines) == expected.trimmingCharacters(in: .newlines))
+            #expect(!(result.stdout + result.stderr).contains("sk-from-env"))
+            if testCase.kind != .ollama {
+                #expect(server.requests.first?.headers.values.contains { $0.contains("sk-from-env") } == true)
+            }
         }
     }
 

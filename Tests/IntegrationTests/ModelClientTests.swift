@@ -20,6 +20,13 @@ struct ModelClientTests {
             ])
         }
 
+        /// Runs `body` with ``replayServer()`` running, and shuts the server down after.
+        func withReplayServer(_ body: (ReplayServer) async throws -> Void) async throws {
+            let server = try await replayServer()
+            defer { Task { await server.shutdown() } }
+            try await body(server)
+        }
+
         /// The provider, at `server`.
         func provider(at server: ReplayServer, apiKey: String? = nil) -> ModelProvider {
             ModelProvider(kind: kind, baseURL: server.baseURL + basePath, model: "test-model", apiKey: apiKey)
@@ -46,31 +53,31 @@ struct ModelClientTests {
 
     @Test("a real ModelClient streams a replayed capture to its expected text", arguments: cases)
     func replay(testCase: Case) async throws {
-        let server = try await testCase.replayServer()
-        defer { Task { await server.shutdown() } }
-        let provider = testCase.provider(at: server, apiKey: "sk-secret")
-        var text = ""
-        var finished = false
-        for try await event in ModelClient(provider: provider).stream([ChatTurn(role: "user", content: "Hi")]) {
-            if case .text(let delta, 0) = event { text += delta }
-            if case .finish(let reason, 0) = event {
-                finished = true
-                #expect(reason != .truncated)
+        try await testCase.withReplayServer { server in
+            let provider = testCase.provider(at: server, apiKey: "sk-secret")
+            var text = ""
+            var finished = false
+            for try await event in ModelClient(provider: provider).stream([ChatTurn(role: "user", content: "Hi")]) {
+                if case .text(let delta, 0) = event { text += delta }
+                if case .finish(let reason, 0) = event {
+                    finished = true
+                    #expect(reason != .truncated)
+                }
             }
-        }
-        #expect(text == (try SharedFixtures.expectedText(testCase.fixture)))
-        #expect(finished)
-        let request = try #require(server.requests.first)
-        #expect(request.body.contains("\"stream\":true") || testCase.kind == .gemini)
-        #expect(request.body.contains("Hi"))
-        switch testCase.kind {
-        case .openAI, .ollama: #expect(request.headers["authorization"] == "Bearer sk-secret")
-        case .anthropic:
-            #expect(request.headers["x-api-key"] == "sk-secret")
-            #expect(request.headers["anthropic-version"] != nil)
-        case .gemini:
-            #expect(request.headers["x-goog-api-key"] == "sk-secret")
-            #expect(request.path.contains("test-model:streamGenerateContent?alt=sse"))
+            #expect(text == (try SharedFixtures.expectedText(testCase.fixture)))
+            #expect(finished)
+            let request = try #require(server.requests.first)
+            #expect(request.body.contains("\"stream\":true") || testCase.kind == .gemini)
+            #expect(request.body.contains("Hi"))
+            switch testCase.kind {
+            case .openAI, .ollama: #expect(request.headers["authorization"] == "Bearer sk-secret")
+            case .anthropic:
+                #expect(request.headers["x-api-key"] == "sk-secret")
+                #expect(request.headers["anthropic-version"] != nil)
+            case .gemini:
+                #expect(request.headers["x-goog-api-key"] == "sk-secret")
+                #expect(request.path.contains("test-model:streamGenerateContent?alt=sse"))
+            }
         }
     }
 

@@ -3,10 +3,7 @@ import Foundation
 import Testing
 
 /// Nodes die (`kill -9`) or lose their database connections while answers stream.
-@Suite(
-    "Multi-node: nodes that die or lose PostgreSQL",
-    .serialized,
-    .enabled(if: RealServers.postgres, Comment(rawValue: PostgresTestServer.unavailableReason)))
+@Suite("Multi-node: nodes that die or lose PostgreSQL", .serialized, .needsPostgres)
 struct MultiNodeFailureTests {
     /// Readers following an answer on `node` (from its start), each opening `latch` once it has
     /// `tokens` tokens, so the test acts while they are mid-stream.

@@ -5,10 +5,7 @@ import Testing
 
 /// What readers on other nodes see when the owner is stopped politely, an answer is cancelled
 /// elsewhere, notifications are lost, or PostgreSQL restarts while an answer streams.
-@Suite(
-    "Multi-node: shutdowns, cancels and database outages",
-    .serialized,
-    .enabled(if: RealServers.postgres, Comment(rawValue: PostgresTestServer.unavailableReason)))
+@Suite("Multi-node: shutdowns, cancels and database outages", .serialized, .needsPostgres)
 struct MultiNodeOutageTests {
     @Test("the listeners lose their connections mid-answer: readers on another node still finish exactly")
     func listenersTerminated() async throws {

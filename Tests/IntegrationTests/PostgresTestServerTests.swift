@@ -2,9 +2,7 @@ import CadenceTesting
 import Foundation
 import Testing
 
-@Suite(
-    "The real PostgreSQL test server",
-    .enabled(if: RealServers.postgres, Comment(rawValue: PostgresTestServer.unavailableReason)))
+@Suite("The real PostgreSQL test server", .needsPostgres)
 struct PostgresTestServerTests {
     @Test("starts on a free loopback port, answers SQL, and stop removes its folder")
     func startsAnswersAndStops() async throws {

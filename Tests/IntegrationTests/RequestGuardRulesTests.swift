@@ -63,10 +63,16 @@ struct RequestGuardRulesTests {
         #expect(deadline.timerFired() == .close)
     }
 
-    @Test("an early response waits for the request's end before the connection is idle")
-    func earlyResponse() {
+    /// The deadline of a connection that just opened: its head timer runs.
+    static func openedConnection() -> RequestHeadDeadline {
         var deadline = RequestHeadDeadline()
         _ = deadline.connectionOpened()
+        return deadline
+    }
+
+    @Test("an early response waits for the request's end before the connection is idle")
+    func earlyResponse() {
+        var deadline = Self.openedConnection()
         _ = deadline.headReceived()
         #expect(deadline.responseEnded() == .none)
         #expect(deadline.bytesRead() == .none)  // body bytes still coming: not a new head
@@ -76,8 +82,7 @@ struct RequestGuardRulesTests {
 
     @Test("pipelined requests keep the connection busy until every response ended")
     func pipelined() {
-        var deadline = RequestHeadDeadline()
-        _ = deadline.connectionOpened()
+        var deadline = Self.openedConnection()
         #expect(deadline.headReceived() == .cancelTimer)
         _ = deadline.requestEnded()
         #expect(deadline.headReceived() == .none)
@@ -90,8 +95,7 @@ struct RequestGuardRulesTests {
 
     @Test("a WebSocket, a refusal or a close ends the timing")
     func finished() {
-        var deadline = RequestHeadDeadline()
-        _ = deadline.connectionOpened()
+        var deadline = Self.openedConnection()
         #expect(deadline.finished() == .cancelTimer)
         #expect(deadline.bytesRead() == .none)
         #expect(deadline.timerFired() == .none)

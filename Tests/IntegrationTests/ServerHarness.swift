@@ -9,12 +9,5 @@ func withServer<T>(
     _ body: (RunningServer) async throws -> T
 ) async throws -> T {
     let running = try await ReferenceServer(engine: engine, configuration: configuration).start()
-    do {
-        let value = try await body(running)
-        await running.shutdown()
-        return value
-    } catch {
-        await running.shutdown()
-        throw error
-    }
+    return try await withReleasing(running, release: { await $0.shutdown() }, body)
 }

@@ -11,9 +11,7 @@ import Testing
 /// the shared registry does (migrating together, following through notifications, listening again
 /// after a drop, cancelling across nodes, purging). Node deaths, which need real processes, are in
 /// `MultiNodeTests`.
-@Suite(
-    "Answers shared through PostgreSQL", .serialized,
-    .enabled(if: RealServers.postgres, "PostgreSQL is not installed: \(PostgresTestServer.unavailableReason)"))
+@Suite("Answers shared through PostgreSQL", .serialized, .needsPostgres)
 struct SharedAnswersTests {
     static let question = AnswerRequest(query: "How does resume work?")
 
@@ -47,6 +45,17 @@ struct SharedAnswersTests {
             for node in nodes { await node.shutdown() }
             throw error
         }
+    }
+
+    /// Asks ``question`` of `node`: the open connection and the answer's id.
+    static func ask(_ node: RunningServer) async throws -> (TransportConnection, id: String) {
+        let asked = try await SSETransport(baseURL: node.baseURL).open(question, resume: nil)
+        return (asked, try #require(asked.answerID))
+    }
+
+    /// Reads answer `id` on `node`, from its first event.
+    static func follow(_ id: String, on node: RunningServer) async throws -> TransportConnection {
+        try await SSETransport(baseURL: node.baseURL).open(question, resume: ResumeCursor(answerID: id, lastSequence: 0))
     }
 
     /// Waits for `condition` to hold, checking every 100 ms, failing after `seconds`.
@@ -84,16 +93,10 @@ struct SharedAnswersTests {
         let engine = ScriptedEngine()
         try await Self.withNodes([engine, instantEngine]) { postgres, nodes in
             engine.push(.token("one "))
-            let asked = try await SSETransport(baseURL: nodes[0].baseURL).open(Self.question, resume: nil)
-            let id = try #require(asked.answerID)
-            let follower = try await SSETransport(baseURL: nodes[1].baseURL).open(
-                Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
-            var items = follower.items.makeAsyncIterator()
-            var events: [ResearchEvent] = []
-            while case .event(let event)? = try await items.next() {
-                events.append(event)
-                if case .token = event.kind { break }
-            }
+            let (_, id) = try await Self.ask(nodes[0])
+            let follower = try await Self.follow(id, on: nodes[1])
+            var reader = EventReader(follower)
+            try await reader.readThroughFirstToken()
 
             // Cut every node's listener; each must LISTEN again on a new connection.
             let cut = try await postgres.terminateConnections(whereSQL: "query LIKE 'LISTEN%'")
@@ -106,9 +109,8 @@ struct SharedAnswersTests {
             // would also re-read the table is minutes away.
             engine.push(.token("two "), .token("three"), .complete(Completion()))
             engine.finish()
-            while let item = try await items.next() {
-                if case .event(let event) = item { events.append(event) }
-            }
+            try await reader.readToEnd()
+            let events = reader.events
             let text = events.compactMap { event -> String? in
                 if case .token(let token) = event.kind { token } else { nil }
             }.joined()
@@ -122,20 +124,16 @@ struct SharedAnswersTests {
         let engine = ScriptedEngine()
         try await Self.withNodes([engine, instantEngine]) { _, nodes in
             engine.push(.token("Partial "))
-            let asked = try await SSETransport(baseURL: nodes[0].baseURL).open(Self.question, resume: nil)
-            let id = try #require(asked.answerID)
-            var items = asked.items.makeAsyncIterator()
-            while case .event(let event)? = try await items.next() {
-                if case .token = event.kind { break }
-            }
+            let (asked, id) = try await Self.ask(nodes[0])
+            var reader = EventReader(asked)
+            try await reader.readThroughFirstToken()
+            let beforeCancel = reader.events.count
             let (status, _) = try await AnswerCancelTests.delete(nodes[1], id)
             #expect(status == 200)
             // The owner hears of it through its notification, not its heartbeat (minutes away).
             try await Self.eventually("the owner's engine is cancelled") { engine.cancelled.isOpen }
-            var rest: [ResearchEvent.Kind] = []
-            while let item = try await items.next() {
-                if case .event(let event) = item { rest.append(event.kind) }
-            }
+            try await reader.readToEnd()
+            let rest = reader.events.dropFirst(beforeCancel).map(\.kind)
             #expect(rest == [.error(code: "cancelled", message: "the answer was cancelled by the client")])
             let (again, _) = try await AnswerCancelTests.delete(nodes[0], id)
             #expect(again == 409)
@@ -178,26 +176,13 @@ struct SharedAnswersTests {
         try await Self.withNodes([instantEngine]) { postgres, nodes in
             let owner = try await ReferenceServer(engine: engine, configuration: try Self.configuration(postgres)).start()
             engine.push(.token("kept"))
-            let asked = try await SSETransport(baseURL: owner.baseURL).open(Self.question, resume: nil)
-            let id = try #require(asked.answerID)
-            let follower = try await SSETransport(baseURL: nodes[0].baseURL).open(
-                Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
-            var items = follower.items.makeAsyncIterator()
-            var kinds: [ResearchEvent.Kind] = []
-            while case .event(let event)? = try await items.next() {
-                kinds.append(event.kind)
-                if case .token = event.kind { break }
-            }
+            let (_, id) = try await Self.ask(owner)
+            let follower = try await Self.follow(id, on: nodes[0])
+            var reader = EventReader(follower)
+            try await reader.readThroughFirstToken()
             await owner.shutdown()
-            while let item = try await items.next() {
-                if case .event(let event) = item { kinds.append(event.kind) }
-            }
-            #expect(kinds.first == .token("kept"))
-            guard case .error(let code, _)? = kinds.last else {
-                Issue.record("the follower's stream did not end with an error: \(kinds)")
-                return
-            }
-            #expect(code == "interrupted")
+            try await reader.readToEnd()
+            reader.expectInterrupted(after: "kept")
         }
     }
 
@@ -214,25 +199,13 @@ struct SharedAnswersTests {
         ).start()
         defer { Task { await owner.shutdown(); await watcher.shutdown() } }
         engine.push(.token("kept "))
-        let asked = try await SSETransport(baseURL: owner.baseURL).open(Self.question, resume: nil)
-        let id = try #require(asked.answerID)
-        var kinds: [ResearchEvent.Kind] = []
-        var items = asked.items.makeAsyncIterator()
-        while case .event(let event)? = try await items.next() {
-            kinds.append(event.kind)
-            if case .token = event.kind { break }
-        }
+        let (asked, id) = try await Self.ask(owner)
+        var reader = EventReader(asked)
+        try await reader.readThroughFirstToken()
         // As if the owner had stopped renewing: its lease runs out now.
         try await postgres.execute("UPDATE cadence_answers SET lease_expires_at = now() - interval '1 second' WHERE id = '\(id)'")
-        while let item = try await items.next() {
-            if case .event(let event) = item { kinds.append(event.kind) }
-        }
-        #expect(kinds.first == .token("kept "))
-        guard case .error(let code, _)? = kinds.last else {
-            Issue.record("the stream did not end with an error: \(kinds)")
-            return
-        }
-        #expect(code == "interrupted")
+        try await reader.readToEnd()
+        reader.expectInterrupted(after: "kept ")
         // The owner, still alive, stops its engine once it sees the answer ended elsewhere.
         try await Self.eventually("the owner's engine is stopped") { engine.cancelled.isOpen }
         let watched = try await MetricsTests.scrape(watcher).text
@@ -243,5 +216,41 @@ struct SharedAnswersTests {
         try await Self.eventually("the owner no longer counts the answer as active") {
             MetricsTests.value(of: "cadence_active_answers", in: try await MetricsTests.scrape(owner).text) == 0
         }
+    }
+}
+
+/// Reads one connection's events in two steps: through its first token, then, once a test has done
+/// what should end the answer, to the end.
+struct EventReader {
+    private var items: AsyncThrowingStream<TransportItem, any Error>.AsyncIterator
+    /// Every event read so far.
+    private(set) var events: [ResearchEvent] = []
+
+    init(_ connection: TransportConnection) {
+        items = connection.items.makeAsyncIterator()
+    }
+
+    mutating func readThroughFirstToken() async throws {
+        while case .event(let event)? = try await items.next() {
+            events.append(event)
+            if case .token = event.kind { break }
+        }
+    }
+
+    mutating func readToEnd() async throws {
+        while let item = try await items.next() {
+            if case .event(let event) = item { events.append(event) }
+        }
+    }
+
+    /// Checks that the answer began with the token `text` and ended with an `interrupted` error.
+    func expectInterrupted(after text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let kinds = events.map(\.kind)
+        #expect(kinds.first == .token(text), sourceLocation: sourceLocation)
+        guard case .error(let code, _)? = kinds.last else {
+            Issue.record("the stream did not end with an error: \(kinds)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(code == "interrupted", sourceLocation: sourceLocation)
     }
 }

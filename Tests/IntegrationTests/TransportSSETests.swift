@@ -9,35 +9,6 @@ import Testing
 struct TransportSSETests {
     static let question = AnswerRequest(query: "How does resume with Last-Event-ID work?")
 
-    @Test("a new answer has an id and sequenced events ending in complete")
-    func newAnswer() async throws {
-        try await withServer(engine: instantEngine) { server in
-            let (answerID, received) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
-            #expect(received.error == nil)
-            #expect(answerID?.isEmpty == false)
-            #expect(received.sequences == Array(1...received.sequences.count))
-            #expect(received.endsWithComplete)
-            #expect(!received.text.isEmpty)
-            #expect(received.events.contains { $0.kind == .flushTokens })
-        }
-    }
-
-    @Test("resume replays strictly after N, whatever N is", arguments: [0, 1, 7, 30])
-    func resumeAfter(after: Int) async throws {
-        try await withServer(engine: instantEngine) { server in
-            let transport = SSETransport(baseURL: server.baseURL)
-            let (id, full) = await openAndReceive(transport, Self.question)
-            let answerID = try #require(id)
-            let last = try #require(full.sequences.last)
-            let (_, resumed) = await openAndReceive(
-                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: after))
-            #expect(resumed.error == nil)
-            #expect(resumed.sequences == Array((after + 1)...last))
-            let before = full.events.filter { ($0.sequence ?? Int.max) <= after }
-            #expect(Received(events: before).text + resumed.text == full.text)
-        }
-    }
-
     @Test("the engine runs on after the client drops, and a resume continues live")
     func dropAndResumeLive() async throws {
         let engine = ScriptedEngine()
@@ -62,19 +33,6 @@ struct TransportSSETests {
             #expect(rest.sequences == [4, 5, 6])
             #expect(start.text + rest.text == "Hello, world")
             #expect(rest.endsWithComplete)
-        }
-    }
-
-    @Test("an unknown answer is a 404 that says so")
-    func unknownAnswer() async throws {
-        try await withServer(engine: instantEngine) { server in
-            let (_, received) = await openAndReceive(
-                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumeCursor(answerID: "ans_nope", lastSequence: 3))
-            let error = try #require(received.clientError)
-            #expect(error.code == .httpStatus)
-            #expect(error.status == 404)
-            #expect(!error.retryable)
-            #expect(error.message.contains("ans_nope"))
         }
     }
 

@@ -63,6 +63,18 @@ func openAndReceive(
     }
 }
 
+extension ManualClock {
+    /// Moves the clock on by `interval`, `times` times, each once something sleeps until the end of
+    /// that period; then waits for the sleep until the end of the next one.
+    func tick(every interval: Duration, times: Int) async {
+        for tick in 1...times {
+            await waitForSleep(until: interval * tick)
+            advance(by: interval)
+        }
+        await waitForSleep(until: interval * (times + 1))
+    }
+}
+
 /// An engine whose events the test pushes one by one; every answer shares them.
 final class ScriptedEngine: AnswerEngine, Sendable {
     let stream: AsyncThrowingStream<ResearchEvent.Kind, any Error>

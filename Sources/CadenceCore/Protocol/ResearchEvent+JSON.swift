@@ -119,32 +119,40 @@ private struct JSONFields {
         return ResearchDecodingError(code, eventType: type, detail: "\"\(key)\" must be \(expected); \(found)")
     }
 
-    func string(_ key: String) throws(ResearchDecodingError) -> String {
-        guard let value = members[key]?.stringValue else { throw failure(key, "a string") }
+    /// Member `key`, read by `read` (`\.stringValue`, …); `expected` names what it must be.
+    private func member<Value>(
+        _ key: String, _ read: (JSONValue) -> Value?, _ expected: String
+    ) throws(ResearchDecodingError) -> Value {
+        guard let value = members[key].flatMap(read) else { throw failure(key, expected) }
         return value
+    }
+
+    /// Member `key` as ``member(_:_:_:)`` reads it, or nil when it is missing or null.
+    private func optionalMember<Value>(
+        _ key: String, _ read: (JSONValue) -> Value?, _ expected: String
+    ) throws(ResearchDecodingError) -> Value? {
+        guard let value = members[key], value != .null else { return nil }
+        return try member(key, read, expected)
+    }
+
+    func string(_ key: String) throws(ResearchDecodingError) -> String {
+        try member(key, \.stringValue, "a string")
     }
 
     func optionalString(_ key: String) throws(ResearchDecodingError) -> String? {
-        guard let value = members[key], value != .null else { return nil }
-        guard let string = value.stringValue else { throw failure(key, "a string") }
-        return string
+        try optionalMember(key, \.stringValue, "a string")
     }
 
     func int(_ key: String) throws(ResearchDecodingError) -> Int {
-        guard let value = members[key]?.intValue else { throw failure(key, "an integer") }
-        return value
+        try member(key, \.intValue, "an integer")
     }
 
     func optionalInt(_ key: String) throws(ResearchDecodingError) -> Int? {
-        guard let value = members[key], value != .null else { return nil }
-        guard let int = value.intValue else { throw failure(key, "an integer") }
-        return int
+        try optionalMember(key, \.intValue, "an integer")
     }
 
     func optionalBool(_ key: String) throws(ResearchDecodingError) -> Bool? {
-        guard let value = members[key], value != .null else { return nil }
-        guard let bool = value.boolValue else { throw failure(key, "true or false") }
-        return bool
+        try optionalMember(key, \.boolValue, "true or false")
     }
 
     func optionalStrings(_ key: String) throws(ResearchDecodingError) -> [String] {

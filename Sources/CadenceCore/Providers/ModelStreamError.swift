@@ -5,13 +5,9 @@
 /// do { _ = try decoder.feed(bytes) } catch { print(error) }  // names the limit and how to raise it
 /// ```
 public struct ModelStreamError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Which limit was exceeded.
-    public enum Code: Sendable, Hashable {
-        /// An SSE event's data grew past ``SSELimits/maxEventBytes``.
-        case eventTooLarge
-        /// An SSE or NDJSON line grew past ``SSELimits/maxLineBytes``.
-        case lineTooLong
-    }
+    /// Which limit was exceeded: the same two limits as the SSE decoder's (an NDJSON line too long is
+    /// ``SSEDecoderError/Code/lineTooLong``).
+    public typealias Code = SSEDecoderError.Code
 
     /// Which limit was exceeded.
     public var code: Code
@@ -19,7 +15,7 @@ public struct ModelStreamError: Error, Sendable, Hashable, CustomStringConvertib
     public var message: String
 
     init(_ error: SSEDecoderError) {
-        code = error.code == .eventTooLarge ? .eventTooLarge : .lineTooLong
+        code = error.code
         message = error.description
     }
 

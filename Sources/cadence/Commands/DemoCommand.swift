@@ -49,7 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var research: ResearchOptions
 
     func validate() throws {
-        if url != nil, model.provider != nil { throw ValidationError("give either --url or --provider, not both") }
+        try model.validate(url: url)
         if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
         try AccessToken.validate(token)
     }
@@ -67,16 +67,12 @@ struct DemoCommand: AsyncParsableCommand {
             corpus: corpus, model: model, corpusTokenDelay: .milliseconds(engineDelayMs),
             corpusStageDelay: .milliseconds(engineDelayMs * 12))
         let running = try await ReferenceServer(engine: engine).start()
-        do {
+        try await withReleasing(running, release: { await $0.shutdown() }) { running in
             try await show(
                 transport: SSETransport(baseURL: running.baseURL),
                 serverDescription: "research server on \(running.baseURL) · \(ResearchOptions.describe(engine, corpus: corpus))",
                 output: output)
-        } catch {
-            await running.shutdown()
-            throw error
         }
-        await running.shutdown()
     }
 
     private func show(transport: SSETransport, serverDescription: String, output: TerminalOutput) async throws {

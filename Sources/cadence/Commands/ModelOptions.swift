@@ -29,6 +29,12 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
+    /// Checks that a command's `--url` (a Cadence server) and `--provider` are not both given: answers
+    /// come from one or the other.
+    func validate(url: String?) throws {
+        if url != nil, provider != nil { throw ValidationError("give either --url or --provider, not both") }
+    }
+
     /// The model provider described by the options, with its API key from the flag or the environment.
     func modelProvider(system: String? = nil) -> ModelProvider? {
         guard let provider = provider.flatMap(ModelProvider.Kind.init(rawValue:)), let model else { return nil }

@@ -25,7 +25,7 @@ struct SourceOptions: ParsableArguments {
     @OptionGroup var reliability: ReliabilityOptions
 
     func validate() throws {
-        if url != nil, model.provider != nil { throw ValidationError("give either --url or --provider, not both") }
+        try model.validate(url: url)
         if research, model.provider == nil { throw ValidationError("--research needs --provider NAME --model M") }
         if system != nil, research { throw ValidationError("--system is for chatting with a model directly, not with --research") }
         if researchOptions.corpus != nil, !research { throw ValidationError("--corpus goes with --research") }
@@ -62,13 +62,8 @@ struct SourceOptions: ParsableArguments {
         guard research else { return try await body(self) }
         let corpus = try researchOptions.loadCorpus()
         let running = try await ReferenceServer(engine: researchOptions.engine(corpus: corpus, model: model)).start()
-        do {
-            let result = try await body(asking(serverAt: running.baseURL))
-            await running.shutdown()
-            return result
-        } catch {
-            await running.shutdown()
-            throw error
+        return try await withReleasing(running, release: { await $0.shutdown() }) { running in
+            try await body(asking(serverAt: running.baseURL))
         }
     }
 
