@@ -166,6 +166,7 @@ extension MarkdownDocument {
                 }
                 if tailCache.revision >= 0 { tailCache.releaseSnapshot() }
                 parser.incorporate(line: line)
+                parser.line = []  // so that `line` is ours alone again and keeps its buffer
                 revision &+= 1
                 line.removeAll(keepingCapacity: true)
             }
