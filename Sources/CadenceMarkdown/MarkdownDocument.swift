@@ -205,14 +205,19 @@ extension MarkdownDocument {
             // labels it looked up in vain are the misses its read adds.
             for node in parser.closed {
                 let missesBefore = materializer.misses.count
-                materializer.append(node, to: &values)
-                if settled.isEmpty && materializer.misses.count == missesBefore {
-                    committed += values
-                } else {
+                guard settled.isEmpty else {
                     settled.append(node)
-                    settledValues += values
+                    materializer.append(node, to: &settledValues)
+                    continue
                 }
-                values.removeAll(keepingCapacity: true)
+                let start = committed.count
+                materializer.append(node, to: &committed)
+                if materializer.misses.count != missesBefore {
+                    // It looked up a label in vain: held back until the end, or a definition.
+                    settled.append(node)
+                    settledValues += committed[start...]
+                    committed.removeSubrange(start...)
+                }
             }
             parser.closed.removeAll(keepingCapacity: true)
             // A held-back block whose labels are now all defined can commit, with those after it.
@@ -236,8 +241,14 @@ extension MarkdownDocument {
             parser.finish()
             revision &+= 1
             settleClosedBlocks()
-            var materializer = makeMaterializer(references: parser.references, writesCache: true)
-            for node in settled { materializer.append(node, to: &committed) }
+            if settledDefinitionCount == parser.references.count {
+                // `settledValues` are the held-back blocks' values with every definition known.
+                committed += settledValues
+            } else {
+                // A definition came with no block closing after it: build them again.
+                var materializer = makeMaterializer(references: parser.references, writesCache: true)
+                for node in settled { materializer.append(node, to: &committed) }
+            }
             settled.removeAll()
             settledValues.removeAll()
             let tree = MarkdownTree(blocks: committed)
