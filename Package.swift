@@ -142,7 +142,7 @@ let package = Package(
             dependencies: [
                 "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceTesting",
             ]),
-        .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing"]),
+        .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing", "CadenceCore"]),
         .testTarget(
             name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"]),
         .testTarget(
