@@ -241,6 +241,7 @@ extension MarkdownDocument {
             parser.finish()
             revision &+= 1
             settleClosedBlocks()
+            closedMaterializer = nil  // nothing closes any more: its buffers go
             if settledDefinitionCount == parser.references.count {
                 // `settledValues` are the held-back blocks' values with every definition known.
                 committed += settledValues
