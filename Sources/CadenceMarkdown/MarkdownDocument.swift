@@ -220,15 +220,23 @@ extension MarkdownDocument {
                 }
             }
             parser.closed.removeAll(keepingCapacity: true)
-            // A held-back block whose labels are now all defined can commit, with those after it.
-            while let first = settled.first {
+            // Held-back blocks whose labels are now all defined commit, up to the first that still
+            // waits; they leave the front of `settled` at once (one by one would be quadratic).
+            var ready = 0
+            var readyValues = 0
+            for node in settled {
                 let missesBefore = materializer.misses.count
-                let value = materializer.blocks(first)
-                guard materializer.misses.count == missesBefore else { break }
-                committed += value
-                settled.removeFirst()
-                settledValues.removeFirst(value.count)
+                let start = committed.count
+                materializer.append(node, to: &committed)
+                guard materializer.misses.count == missesBefore else {
+                    committed.removeSubrange(start...)
+                    break
+                }
+                ready += 1
+                readyValues += committed.count - start
             }
+            settled.removeFirst(ready)
+            settledValues.removeFirst(readyValues)
         }
 
         func finish() -> MarkdownTree {
