@@ -1,5 +1,6 @@
 import CadenceClient
 import CadenceCore
+import CadenceServer
 import CadenceTesting
 import Testing
 
@@ -11,12 +12,8 @@ struct TransportFaultTests {
 
     static func withFaultServer(_ body: (FaultServer, SSETransport) async throws -> Void) async throws {
         let server = try await FaultServer.start(script: script)
-        do {
+        try await withReleasing(server, release: { await $0.shutdown() }) { server in
             try await body(server, SSETransport(baseURL: server.baseURL))
-            await server.shutdown()
-        } catch {
-            await server.shutdown()
-            throw error
         }
     }
 
