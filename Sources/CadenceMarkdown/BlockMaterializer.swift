@@ -42,12 +42,6 @@ struct BlockMaterializer {
         !node.isSnapshotCopy || (cachesSnapshotBlocks && !node.isSpine)
     }
 
-    mutating func blocks(_ node: BlockNode) -> [Block] {
-        var out: [Block] = []
-        append(node, to: &out)
-        return out
-    }
-
     /// Appends the values of `node` to `out` (one block, or an item's or the document's blocks):
     /// no array of its own per node.
     mutating func append(_ node: BlockNode, to out: inout [Block]) {

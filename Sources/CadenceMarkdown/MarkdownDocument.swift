@@ -199,7 +199,8 @@ extension MarkdownDocument {
             settledDefinitionCount = parser.references.count
             if definitionsBefore != settledDefinitionCount {
                 // New definitions may resolve labels that held blocks back: rebuild those values.
-                settledValues = settled.flatMap { materializer.blocks($0) }
+                settledValues.removeAll(keepingCapacity: true)
+                for node in settled { materializer.append(node, to: &settledValues) }
             }
             // One materializer for every check: a closed node's value is cached by now, and the
             // labels it looked up in vain are the misses its read adds.
