@@ -1,5 +1,9 @@
 /// A mutable block under construction in `BlockParser`. Closed nodes are never mutated again,
 /// so a parser snapshot shares them and clones only the open chain.
+///
+/// The stored properties are `@exclusivity(unchecked)`: a node is reached only from its parser or
+/// materializer, one access at a time, and the run-time check of every access to a class's
+/// property took about 4 % of a full parse's instructions.
 final class BlockNode {
     enum Kind { case document, blockQuote, list, item, paragraph, heading, thematicBreak, codeBlock, htmlBlock, table }
 
@@ -22,47 +26,47 @@ final class BlockNode {
         var rows: [[[UInt8]]] = []
     }
 
-    var kind: Kind
-    var children: [BlockNode] = []
-    var isOpen = true
-    var lastLineBlank = false
-    var startLine: Int
-    var endLine = 0
+    @exclusivity(unchecked) var kind: Kind
+    @exclusivity(unchecked) var children: [BlockNode] = []
+    @exclusivity(unchecked) var isOpen = true
+    @exclusivity(unchecked) var lastLineBlank = false
+    @exclusivity(unchecked) var startLine: Int
+    @exclusivity(unchecked) var endLine = 0
     /// Raw text of paragraphs, headings, code and HTML blocks, lines joined with `\n`. Closing a block
     /// trims it by moving `textStart` and `textEnd` rather than copying, so a tail snapshot that closes
     /// a clone of an open block shares its bytes (see `text`).
-    var content: [UInt8] = []
+    @exclusivity(unchecked) var content: [UInt8] = []
     /// Where the block's text starts in `content`: after a fence's info line or link reference definitions.
-    var textStart = 0
+    @exclusivity(unchecked) var textStart = 0
     /// Where the block's text ends in `content`, or -1 for the end: before an HTML block's trailing blank lines.
-    var textEnd = -1
+    @exclusivity(unchecked) var textEnd = -1
     /// In a tail snapshot, the last line's part (followed by a line ending) when it was kept out of
     /// `content` so that the open block's bytes are not copied: see `BlockNode+Text.swift`.
-    var pendingPart: ArraySlice<UInt8> = []
-    var hasPendingPart = false
+    @exclusivity(unchecked) var pendingPart: ArraySlice<UInt8> = []
+    @exclusivity(unchecked) var hasPendingPart = false
     /// Where a paragraph's first line starts: with `startLine`, it tells streamed reads of the same paragraph apart.
-    var startOffset = 0
+    @exclusivity(unchecked) var startOffset = 0
     /// In a tail snapshot, the open chain down to the block that gives the tail's last value.
-    var isSpine = false
-    var level = 0
-    var listData = ListData()
-    var isTight = true
-    var isFenced = false
-    var fenceChar: UInt8 = 0
-    var fenceLength = 0
-    var fenceOffset = 0
-    var closedByFence = false
-    var info: [UInt8] = []
-    var htmlType = 0
-    var table = TableData()
-    var checkbox: Bool?
+    @exclusivity(unchecked) var isSpine = false
+    @exclusivity(unchecked) var level = 0
+    @exclusivity(unchecked) var listData = ListData()
+    @exclusivity(unchecked) var isTight = true
+    @exclusivity(unchecked) var isFenced = false
+    @exclusivity(unchecked) var fenceChar: UInt8 = 0
+    @exclusivity(unchecked) var fenceLength = 0
+    @exclusivity(unchecked) var fenceOffset = 0
+    @exclusivity(unchecked) var closedByFence = false
+    @exclusivity(unchecked) var info: [UInt8] = []
+    @exclusivity(unchecked) var htmlType = 0
+    @exclusivity(unchecked) var table = TableData()
+    @exclusivity(unchecked) var checkbox: Bool?
     /// The materialized value of a closed node, and the reference labels it looked up in vain.
-    var cachedValue: Block?
+    @exclusivity(unchecked) var cachedValue: Block?
     /// The materialized value of a closed list item.
-    var cachedItem: ListItem?
-    var cachedMisses: [String] = []
+    @exclusivity(unchecked) var cachedItem: ListItem?
+    @exclusivity(unchecked) var cachedMisses: [String] = []
     /// A copy made for a tail snapshot: still open in the live parser, so never cached.
-    var isSnapshotCopy = false
+    @exclusivity(unchecked) var isSnapshotCopy = false
 
     init(_ kind: Kind, startLine: Int) {
         self.kind = kind

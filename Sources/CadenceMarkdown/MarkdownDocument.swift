@@ -88,26 +88,26 @@ public struct MarkdownDocument: Sendable {
 extension MarkdownDocument {
     /// Mutable state behind the value type, copied on write.
     final class Storage: @unchecked Sendable {
-        var parser: BlockParser
-        var pendingLine: [UInt8] = []
-        var afterCarriageReturn = false
-        var committed: [Block] = []
+        @exclusivity(unchecked) var parser: BlockParser
+        @exclusivity(unchecked) var pendingLine: [UInt8] = []
+        @exclusivity(unchecked) var afterCarriageReturn = false
+        @exclusivity(unchecked) var committed: [Block] = []
         /// Closed top-level blocks waiting behind one that a later definition could still change.
-        var settled: [BlockNode] = []
+        @exclusivity(unchecked) var settled: [BlockNode] = []
         /// The values of `settled`, with the references known so far.
-        var settledValues: [Block] = []
-        var finished: MarkdownTree?
+        @exclusivity(unchecked) var settledValues: [Block] = []
+        @exclusivity(unchecked) var finished: MarkdownTree?
         /// How many link definitions `settledValues` were built with.
-        var settledDefinitionCount = 0
+        @exclusivity(unchecked) var settledDefinitionCount = 0
         /// Counts the lines the live parser took (and the finish): a tail snapshot is valid for one.
-        var revision = 0
+        @exclusivity(unchecked) var revision = 0
         /// Builds closed blocks, kept between lines (`takeClosedMaterializer()`).
-        private var closedMaterializer: BlockMaterializer?
+        @exclusivity(unchecked) private var closedMaterializer: BlockMaterializer?
         /// What the last tail read built (`MarkdownDocument+Tail.swift`).
-        var tailCache = TailCache()
+        @exclusivity(unchecked) var tailCache = TailCache()
 
         /// The inline parsers' work so far (``MarkdownDocument/work``).
-        var inlineWork = WorkCounter()
+        @exclusivity(unchecked) var inlineWork = WorkCounter()
 
         init(parser: BlockParser) {
             self.parser = parser

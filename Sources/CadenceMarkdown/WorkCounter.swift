@@ -6,5 +6,5 @@
 /// the bytes they scan; a document sums them in ``MarkdownDocument/work``. Counting is an `Int`
 /// addition per step: nothing measurable.
 final class WorkCounter: @unchecked Sendable {
-    var steps = 0
+    @exclusivity(unchecked) var steps = 0
 }
