@@ -166,6 +166,7 @@ struct InlineParser {
     mutating func build(_ parent: Int, linkify: Bool, depth: Int = 0) -> [Inline] {
         if depth >= Self.maximumDepth { return [.text(ByteClass.string(flattenedText(parent)))] }
         var out: [Inline] = []
+        out.reserveCapacity(valueCount(under: parent))
         // A run of text is kept as a range of the subject while its nodes follow each other there,
         // and gathered in `textRun` otherwise. `textRun` is empty whenever a child is built, so the
         // levels below share it.
@@ -229,6 +230,21 @@ struct InlineParser {
         }
         flushText(&out, linkify: linkify, runStart: runStart, runEnd: runEnd, gathered: gathered)
         return out
+    }
+
+    /// About how many values `build` makes of `parent`'s children: one a child, one a run of text
+    /// (more where a run holds an autolink), so that the array is allocated once.
+    private func valueCount(under parent: Int) -> Int {
+        var count = 0
+        var afterText = false
+        var child = nodes[parent].first
+        while child != -1 {
+            let isText = nodes[child].kind == .text
+            if !(isText && afterText) { count += 1 }
+            afterText = isText
+            child = nodes[child].next
+        }
+        return count
     }
 
     /// Appends the pending run of text (a subject range, or `textRun`) to `out`.
