@@ -52,6 +52,27 @@ import Testing
         #expect(document.finish() == expected)
     }
 
+    /// The line splitter reads eight bytes at a time while none is below 0x0E; a chunk of one
+    /// character is read byte by byte. Both must find every line ending and NUL, wherever it falls
+    /// in a word, and treat a tab (also below 0x0E) as text.
+    @Test(arguments: ["\n", "\r", "\r\n", "\u{0}", "\t", "\n\n", "\n- "])
+    func lineEndingsAreFoundAtEveryOffsetOfAWord(_ separator: String) {
+        for offset in 0..<24 {
+            let text = String(repeating: "a", count: offset) + separator + "bcdefghijklmnopqrst" + separator + "é"
+            var document = MarkdownDocument()
+            for character in text { document.append(String(character)) }
+            let whole = MarkdownParser().parse(text)
+            #expect(document.finish() == whole, "separator \(separator.debugDescription) after \(offset) bytes")
+            let lines = whole.blocks.first.map { block -> Int in
+                guard case .paragraph(let inlines) = block else { return -1 }
+                return inlines.filter { $0 == .softBreak }.count
+            }
+            if separator == "\n" || separator == "\r" || separator == "\r\n" {
+                #expect(lines == (offset == 0 ? 1 : 2), "separator \(separator.debugDescription) after \(offset) bytes")
+            }
+        }
+    }
+
     @Test func nulBecomesReplacementCharacter() {
         #expect(MarkdownParser().parse("a\u{0}b").blocks == [.paragraph([.text("a\u{FFFD}b")])])
     }
