@@ -29,37 +29,36 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// Writes UTF-8 bytes, escaping text as it copies it: one buffer, no string per piece.
-    struct Writer {
+    struct Writer: ~Copyable {
         let renderer: HTMLRenderer
         let cursor: CitationCursor?
-        var out: [UInt8] = []
+        var out = ByteOutput(capacity: 4096)
 
         init(renderer: HTMLRenderer, cursor: CitationCursor?) {
             self.renderer = renderer
             self.cursor = cursor
-            out.reserveCapacity(4096)
         }
 
         /// The output as a string. Every byte written came from a `String` or is ASCII, and every
         /// piece was cut next to an ASCII byte, so the bytes are valid UTF-8 by construction: they
         /// are copied without being validated again (a scalar-by-scalar pass over the whole page).
         func string() -> String {
-            assert(String(validating: out, as: UTF8.self) != nil, "the HTML writer cut a UTF-8 sequence")
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                return out.withUnsafeBufferPointer { bytes in
-                    String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: false))
+            out.withBytes { bytes in
+                assert(String(validating: bytes, as: UTF8.self) != nil, "the HTML writer cut a UTF-8 sequence")
+                if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                    return String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: false))
                 }
+                return String(decoding: bytes, as: UTF8.self)
             }
-            return String(decoding: out, as: UTF8.self)
         }
 
         mutating func put(_ s: StaticString) {
-            s.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.append(s)
         }
 
         mutating func put(_ s: String) {
             var s = s
-            s.withUTF8 { out.append(contentsOf: $0) }
+            s.withUTF8 { out.append($0) }
         }
 
         mutating func put(_ n: Int) {
@@ -70,7 +69,7 @@ public struct HTMLRenderer: Sendable {
                 out.append(0x30 + UInt8(value % 10))
                 value /= 10
             } while value > 0
-            out[start...].reverse()  // the digits were written last first
+            out.reverse(from: start)  // the digits were written last first
         }
 
         /// `s` with `&`, `<`, `>` and `"` escaped.
@@ -81,7 +80,7 @@ public struct HTMLRenderer: Sendable {
                 for i in 0..<b.count {
                     let c = b[i]
                     guard c == 0x26 || c == 0x3C || c == 0x3E || c == 0x22 else { continue }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+                    out.append(UnsafeBufferPointer(rebasing: b[start..<i]))
                     switch c {
                     case 0x26: put("&amp;")
                     case 0x3C: put("&lt;")
@@ -90,7 +89,7 @@ public struct HTMLRenderer: Sendable {
                     }
                     start = i + 1
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<b.count]))
+                out.append(UnsafeBufferPointer(rebasing: b[start..<b.count]))
             }
         }
 
@@ -308,22 +307,16 @@ public struct HTMLRenderer: Sendable {
     ].map { Array($0.utf8) }
 
     /// GFM tagfilter: `<title>` becomes `&lt;title>`, for the tags a browser would treat specially.
-    static func filterTags(_ html: String) -> String {
-        var out: [UInt8] = []
-        filterTags(html, into: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func filterTags(_ html: String, into out: inout [UInt8]) {
+    static func filterTags(_ html: String, into out: inout ByteOutput) {
         var html = html
         html.withUTF8 { b in
             var start = 0
             for i in 0..<b.count where b[i] == 0x3C && isFilteredTag(b, i) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
-                out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
+                out.append(UnsafeBufferPointer(rebasing: b[start..<i]))
+                out.append("&lt;")
                 start = i + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<b.count]))
+            out.append(UnsafeBufferPointer(rebasing: b[start..<b.count]))
         }
     }
 
