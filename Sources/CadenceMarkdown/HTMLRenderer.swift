@@ -76,18 +76,33 @@ public struct HTMLRenderer: Sendable {
         mutating func putEscaped(_ s: String) {
             var s = s
             s.withUTF8 { b in
+                guard let base = b.baseAddress else { return }
                 var start = 0
-                for i in 0..<b.count {
-                    let c = b[i]
-                    guard c == 0x26 || c == 0x3C || c == 0x3E || c == 0x22 else { continue }
-                    out.append(UnsafeBufferPointer(rebasing: b[start..<i]))
-                    switch c {
-                    case 0x26: put("&amp;")
-                    case 0x3C: put("&lt;")
-                    case 0x3E: put("&gt;")
-                    default: put("&quot;")
+                var i = 0
+                while i < b.count {
+                    // Eight bytes at a time while none is `&`, `<`, `>` or `"`; else those eight one by one.
+                    if i + 8 <= b.count {
+                        let word = ByteWord(base, i)
+                        if !(word.holds(0x26) || word.holds(0x3C) || word.holds(0x3E) || word.holds(0x22)) {
+                            i += 8
+                            continue
+                        }
                     }
-                    start = i + 1
+                    let end = min(i + 8, b.count)
+                    while i < end {
+                        let c = b[i]
+                        if c == 0x26 || c == 0x3C || c == 0x3E || c == 0x22 {
+                            out.append(UnsafeBufferPointer(rebasing: b[start..<i]))
+                            switch c {
+                            case 0x26: put("&amp;")
+                            case 0x3C: put("&lt;")
+                            case 0x3E: put("&gt;")
+                            default: put("&quot;")
+                            }
+                            start = i + 1
+                        }
+                        i += 1
+                    }
                 }
                 out.append(UnsafeBufferPointer(rebasing: b[start..<b.count]))
             }

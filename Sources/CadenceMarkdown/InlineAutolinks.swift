@@ -45,15 +45,10 @@ enum InlineAutolinks {
     /// at a time for any of `@`, `:` and `.`; only a word that has one is looked at byte by byte.
     private static func mayLink(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = b.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        func holds(_ word: UInt64, _ byte: UInt8) -> Bool {
-            let v = word ^ (ones &* UInt64(byte))
-            return (v &- ones) & ~v & (ones &* 0x80) != 0
-        }
         var i = 0
         while i + 8 <= b.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            if holds(word, UInt8(ascii: ".")) || holds(word, UInt8(ascii: ":")) || holds(word, UInt8(ascii: "@")) {
+            let word = ByteWord(base, i)
+            if word.holds(UInt8(ascii: ".")) || word.holds(UInt8(ascii: ":")) || word.holds(UInt8(ascii: "@")) {
                 for k in i..<(i + 8) where mayStartLink(b, k) { return true }
             }
             i += 8

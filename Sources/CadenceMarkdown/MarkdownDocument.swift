@@ -141,17 +141,12 @@ extension MarkdownDocument {
                 afterCarriageReturn = false
                 if first == 0x0A { i = 1 }
             }
-            let ones: UInt64 = 0x0101_0101_0101_0101
             while i < bytes.count {
                 var j = i
                 // Eight bytes at a time while none is below 0x0E (so no line ending or NUL), then
                 // byte by byte.
                 if let base = bytes.baseAddress {
-                    while j + 8 <= bytes.count {
-                        let word = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
-                        if (word &- ones &* 0x0E) & ~word & (ones &* 0x80) != 0 { break }
-                        j += 8
-                    }
+                    while j + 8 <= bytes.count && !ByteWord(base, j).holdsByte(below: 0x0E) { j += 8 }
                 }
                 while j < bytes.count {
                     let c = bytes[j]
