@@ -1,8 +1,9 @@
 import CadenceServer
+import Foundation
 import Testing
 
-/// `RunningServer.shutdown()` ends every connection, however far it got: the server stops even
-/// while clients hold connections open.
+/// A server that stops (`RunningServer.shutdown()`, or SIGTERM for `cadence serve`) ends every
+/// connection, however far it got: it stops even while clients hold connections open.
 @Suite("Server shutdown", .timeLimit(.minutes(2)))
 struct ServerShutdownTests {
     static let healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -49,5 +50,21 @@ struct ServerShutdownTests {
         let closed = try await silent.wait(for: "the server to close the silent connection") { $0.closed }
         #expect(closed.bytes.isEmpty)
         await stopping.value
+    }
+
+    @Test("cadence serve stops at SIGTERM while a connection has half sent its first head")
+    func serveStopsWithAHalfSentHead() async throws {
+        let serve = try await ServeProcess.start(["--request-timeout", "1h"])
+        defer { serve.stop() }
+        let port = try #require(URLComponents(string: serve.baseURL)?.port)
+        let halfway = try await RawConnection.open(port: port)
+        defer { halfway.closeLater() }  // a server that ignores it would otherwise run until the watchdog
+        try await halfway.send("GET /healthz HTTP/1.1\r\n")
+
+        kill(serve.pid, SIGTERM)
+        let closed = try await halfway.wait(for: "serve to close the half-sent head's connection") { $0.closed }
+        #expect(closed.bytes.isEmpty, "closed without a response: \(closed.text)")
+        serve.stop()
+        #expect(serve.process.terminationReason == .exit && serve.process.terminationStatus == 0)
     }
 }
