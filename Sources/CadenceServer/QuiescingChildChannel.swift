@@ -10,9 +10,9 @@ import NIOHTTP1
 /// Why: Hummingbird stops an HTTP/1 connection on NIO's `ChannelShouldQuiesceEvent` in a handler that
 /// the WebSocket-upgrading pipeline adds only when the connection's first request head arrives. The
 /// event that reaches a connection before then is lost, and the server waits for that connection to
-/// close: forever if it never sends a request, and if its first request comes just after the event,
-/// for as long as the client keeps it open as an idle keep-alive (ten minutes in AsyncHTTPClient's
-/// shared client). `cadence demo` hung after Ctrl-C that way: the `DELETE` that cancels the answer
+/// close: until the request read timeout if it never sends a whole request head, and if its first
+/// request comes just after the event, for as long as the client keeps it open as an idle keep-alive
+/// (ten minutes in AsyncHTTPClient's shared client). `cadence demo` hung after Ctrl-C that way: the `DELETE` that cancels the answer
 /// opened its connection just as the embedded server began to stop.
 ///
 /// The event comes from Hummingbird however the shutdown began (``RunningServer/shutdown()``, or
