@@ -45,13 +45,12 @@ public struct ReferenceServer: Sendable {
         let metrics = ServerMetrics()
         let registry = try await makeRegistry(metrics: metrics)
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
-        let tracker = ConnectionTracker()
         let requestGuard = RequestGuard(configuration: configuration, metrics: metrics)
         let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(
             router: makeRouter(registry: registry, feed: feed, metrics: metrics),
             server: HTTPServerBuilder { responder in
-                tracker.tracking(
+                QuiescingChildChannel(
                     requestGuard.guarding(
                         HTTP1WebSocketUpgradeChannel(
                             responder: responder, webSocketResponder: webSocketResponder, configuration: .init())))
@@ -76,8 +75,7 @@ public struct ReferenceServer: Sendable {
         }
         for await port in ports {
             return RunningServer(
-                host: configuration.host, port: port, group: group, task: task, registry: registry, connections: tracker,
-                metrics: metrics)
+                host: configuration.host, port: port, group: group, task: task, registry: registry, metrics: metrics)
         }
         // The server stopped before it listened: surface why.
         try await task.value
@@ -192,7 +190,6 @@ public struct RunningServer: Sendable {
     let group: ServiceGroup
     let task: Task<Void, any Error>
     let registry: any AnswerRegistry
-    let connections: ConnectionTracker
     /// This server's counters, served at `GET /metrics`.
     let metrics: ServerMetrics
 
@@ -200,24 +197,12 @@ public struct RunningServer: Sendable {
     public var baseURL: String { "http://\(host):\(port)" }
 
     /// Stops accepting connections, ends the answers still being produced (their streams end
-    /// abruptly, so clients can tell), lets other requests finish, and waits for the server to stop.
+    /// abruptly, so clients can tell), lets other requests finish, closes the connections that have
+    /// not sent a whole request yet, and waits for the server to stop.
     public func shutdown() async {
         await registry.shutdown()
         await group.triggerGracefulShutdown()
-        // A connection that never sent a request ignores the graceful shutdown: close it. Check again
-        // while waiting, in case one was accepted just before the listener closed.
-        let (task, connections) = (self.task, self.connections)
-        await withTaskGroup(of: Void.self) { waiting in
-            waiting.addTask { _ = try? await task.value }
-            waiting.addTask {
-                while !Task.isCancelled {
-                    connections.closeSilentConnections()
-                    try? await ContinuousClock().sleep(for: .milliseconds(200))
-                }
-            }
-            await waiting.next()
-            waiting.cancelAll()
-        }
+        _ = try? await task.value
     }
 
     /// Waits until the server stops (for example on SIGINT or SIGTERM).
