@@ -58,35 +58,8 @@ public struct AnswerStream: AsyncSequence, Sendable {
         let driver = Task {
             await AnswerStreamDriver.run(self, clock: clock, updates: continuation)
         }
-        let cancelsOnServer = cancelsOnServer
-        continuation.onTermination = { termination in
-            // A reader that leaves before the end cancels the answer; the driver then asks the
-            // server to stop it too, counted until it has (`serverCancellationsSent()`). Counted
-            // here, before the reader's loop can return, so a process that waits next sees it.
-            if case .cancelled = termination, cancelsOnServer {
-                ServerCancellations.shared.begin()
-                Task {
-                    await driver.value
-                    ServerCancellations.shared.end()
-                }
-            }
-            driver.cancel()
-        }
+        continuation.onTermination = { _ in driver.cancel() }
         return updates.makeAsyncIterator()
-    }
-
-    /// Returns once every answer whose reader left has been cancelled on its server (each request
-    /// is bounded by a few seconds). Call it before a process exits after cancelling answers (a
-    /// command on Ctrl-C): a server keeps producing an answer whose reader only disconnected, so
-    /// exiting before the `DELETE` goes out would leave a model writing what nobody reads.
-    ///
-    /// ```swift
-    /// for await update in AnswerStream(request: request, transport: transport) { … }  // Ctrl-C ends it
-    /// await AnswerStream.serverCancellationsSent()
-    /// exit(130)
-    /// ```
-    public static func serverCancellationsSent() async {
-        await ServerCancellations.shared.waitUntilNonePending()
     }
 }
 
@@ -170,10 +143,9 @@ enum AnswerStreamDriver {
         // The consumer went away: this answer is cancelled, here and (if asked) on the server.
         _ = perform(machine.cancel(now: now()))
         if stream.cancelsOnServer, let answerID {
-            // In a task of its own: this one is cancelled, and the request must still go out. This
-            // driver ends when it has (`AnswerStream.serverCancellationsSent()` waits for that).
+            // In a task of its own: this one is cancelled, and the request must still go out.
             let transport = stream.transport
-            await Task { try? await transport.cancelAnswer(id: answerID) }.value
+            Task { try? await transport.cancelAnswer(id: answerID) }
         }
     }
 

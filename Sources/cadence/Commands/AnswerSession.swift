@@ -1,5 +1,4 @@
 import ArgumentParser
-import CadenceClient
 import CadenceCore
 
 /// Prints one answer as it streams, from a research server (``AnswerStream``) or a model provider
@@ -61,9 +60,6 @@ enum AnswerSession {
             let cancelled = AnswerUpdate.cancelled(partialText: text)
             await recording?.record(cancelled)
             show(&shown, cancelled)
-            // The command exits next: not before the server was asked to stop the answer (the
-            // request gives up after a few seconds; a second Ctrl-C quits at once).
-            await AnswerStream.serverCancellationsSent()
             return (shown, .cancelled)
         }
         return (shown, ending)
