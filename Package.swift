@@ -81,6 +81,7 @@ let package = Package(
             name: "CadenceClient",
             dependencies: [
                 "CadenceCore", .product("AsyncHTTPClient"), .product("HummingbirdWSClient"), .product("Logging"),
+                .product("NIOConcurrencyHelpers"),
             ]),
         .target(name: "CadenceResearch", dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient"]),
         .target(

@@ -55,11 +55,31 @@ public struct AnswerStream: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> AsyncStream<AnswerUpdate>.Iterator {
         let (updates, continuation) = AsyncStream<AnswerUpdate>.makeStream(bufferingPolicy: .unbounded)
+        // Counted until the driver ends, so that a process can wait for it (`waitUntilAllEnded()`).
+        LiveAnswerStreams.shared.begin()
         let driver = Task {
             await AnswerStreamDriver.run(self, clock: clock, updates: continuation)
+            LiveAnswerStreams.shared.end()
         }
         continuation.onTermination = { _ in driver.cancel() }
         return updates.makeAsyncIterator()
+    }
+
+    /// Returns once every answer stream of this process has ended. A stream whose reader left (a
+    /// cancelled task, a loop left early) ends once it has asked its server to cancel the answer
+    /// (``cancelsOnServer``; the request gives up after 5 s). Call it before a process exits after
+    /// cancelling its answers, as a command does on Ctrl-C: a server keeps producing an answer
+    /// whose reader only disconnected, so exiting before the `DELETE` goes out would leave a model
+    /// writing what nobody reads. A stream still being read is waited for too, to its end; the
+    /// wait also ends when the calling task is cancelled.
+    ///
+    /// ```swift
+    /// for await update in AnswerStream(request: request, transport: transport) { … }  // Ctrl-C ends it
+    /// await AnswerStream.waitUntilAllEnded()
+    /// exit(130)
+    /// ```
+    public static func waitUntilAllEnded() async {
+        await LiveAnswerStreams.shared.waitUntilNonePending()
     }
 }
 
@@ -143,9 +163,10 @@ enum AnswerStreamDriver {
         // The consumer went away: this answer is cancelled, here and (if asked) on the server.
         _ = perform(machine.cancel(now: now()))
         if stream.cancelsOnServer, let answerID {
-            // In a task of its own: this one is cancelled, and the request must still go out.
+            // In a task of its own: this one is cancelled, and the request must still go out. This
+            // driver ends when it has (`AnswerStream.waitUntilAllEnded()` waits for that).
             let transport = stream.transport
-            Task { try? await transport.cancelAnswer(id: answerID) }
+            await Task { try? await transport.cancelAnswer(id: answerID) }.value
         }
     }
 

@@ -141,7 +141,7 @@ struct AskStallCommandTests {
         let shown = String(Self.script.text.prefix(16))
         #expect(await child.read { $0.hasPrefix(shown) })
         await gate.reached.wait()
-        let status = child.interrupt()
+        let status = await child.interrupt()
         #expect(status == 130)
         _ = await child.read { _ in false }  // the rest of its output: the text's end, then the sources
         let printed = child.stdout.components(separatedBy: "\n").first ?? ""
@@ -154,11 +154,30 @@ struct AskStallCommandTests {
         #expect(answer.text == printed)
     }
 
+    @Test("Ctrl-C in ask cancels the answer on the server too, before ask exits")
+    func controlCCancelsOnTheServer() async throws {
+        // A server's answer outlives a reader who merely disconnects (it can be resumed), so only the
+        // `DELETE` that Ctrl-C sends stops the engine: ask must not exit before that request is made.
+        let engine = ScriptedEngine()
+        try await withServer(engine: engine) { server in
+            engine.push(.token("Partial "))
+            let child = try RunningBinary(["ask", "--url", server.baseURL, "--plain", "--no-history", "question"])
+            #expect(await child.read { $0.hasPrefix("Partial") })
+            #expect(await child.interrupt() == 130)
+            // Bounded for a failing test (not a timing): the cancel reaches the engine through the
+            // server's own tasks just after the request.
+            let stopped = (try? await withDeadline(.seconds(10), "the engine's cancellation") {
+                await engine.cancelled.wait()
+            }) != nil
+            #expect(stopped, "the server's engine was not cancelled: ask exited without cancelling the answer")
+        }
+    }
+
     @Test("Ctrl-C in demo --plain cancels the answer and exits 130")
     func demoControlC() async throws {
         let child = try RunningBinary(["demo", "--plain", "--engine-delay-ms", "50"])
         #expect(await child.read { $0.count >= 3 })
-        #expect(child.interrupt() == 130)
+        #expect(await child.interrupt() == 130)
     }
 
     @Test(
@@ -192,9 +211,9 @@ struct AskStallCommandTests {
 extension RunningBinary {
     /// Presses Ctrl-C (SIGINT), then waits for the process to exit and returns its exit status, or
     /// `nil` when the signal killed it (a shell would show 130 then too, but nothing was saved or said).
-    func interrupt() -> Int32? {
+    func interrupt() async -> Int32? {
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        await exited()
         return process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
     }
 }

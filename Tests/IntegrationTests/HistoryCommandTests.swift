@@ -52,9 +52,22 @@ final class RunningBinary: @unchecked Sendable {
     }
 
     /// `kill -9`, then reaps the process.
-    func kill9() {
+    func kill9() async {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await exited()
+    }
+
+    /// Returns once the process has exited. The blocking wait runs on a thread of its own, never on
+    /// one of the few threads that run Swift tasks: this test process's own server needs those to
+    /// answer the child (a Ctrl-C'd `ask` waits for the server to take its cancelling `DELETE`), and
+    /// with several such tests at once, blocked task threads would starve it.
+    func exited() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [process] in
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
     }
 }
 
@@ -159,7 +172,7 @@ final class HistoryCommandTests {
         // The child saves each update before it shows it: once text is on its stdout, it is in the file.
         #expect(await child.read { $0.count >= 20 })
         let seen = child.stdout
-        child.kill9()
+        await child.kill9()
         gate.release()
 
         let store = try SQLiteConversationStore(path: database)

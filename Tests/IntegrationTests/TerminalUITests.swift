@@ -355,6 +355,27 @@ struct TerminalUITests {
         #expect(!output[answer.lowerBound...].contains("\u{1B}[2m"), "no reasoning after the answer began")
     }
 
+    @Test func leavingWhileAnAnswerStreamsCancelsItOnTheServer() async throws {
+        // A server's answer outlives a reader who merely disconnects (it can be resumed): only the
+        // `DELETE` stops its engine, so the command must not exit before that request is made.
+        let engine = ScriptedEngine()
+        try await withServer(engine: engine) { server in
+            engine.push(.token("Partial answer "))
+            let session = try TmuxSession(
+                command: "'\(CadenceBinary.url.path)' chat --url \(server.baseURL) --no-history", columns: 90, rows: 30)
+            try session.keys("What is SSE?", "Enter")
+            #expect(await session.waitForOutput("Partial"), "the answer streams")
+            try session.keys("C-d")  // leaves, the line being empty, while the answer still streams
+            #expect(await session.waitForOutput("CADENCE-EXIT="))
+            // Bounded for a failing test (not a timing): the cancel reaches the engine through the
+            // server's own tasks just after the request.
+            let stopped = (try? await withDeadline(.seconds(10), "the engine's cancellation") {
+                await engine.cancelled.wait()
+            }) != nil
+            #expect(stopped, "the server's engine was not cancelled: chat exited without cancelling the answer")
+        }
+    }
+
     @Test func sigtermRestoresTheTerminal() async throws {
         let command = Self.demo(delayMs: 60)
         let session = try TmuxSession(command: command, columns: 90, rows: 30)

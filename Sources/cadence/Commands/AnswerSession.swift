@@ -1,4 +1,5 @@
 import ArgumentParser
+import CadenceClient
 import CadenceCore
 
 /// Prints one answer as it streams, from a research server (``AnswerStream``) or a model provider
@@ -41,7 +42,7 @@ enum AnswerSession {
         _ updates: some AsyncSequence<AnswerUpdate, Never> & Sendable, recording: AnswerRecording?,
         start: @escaping @Sendable () -> Shown, show: @escaping @Sendable (inout Shown, AnswerUpdate) -> Void
     ) async throws -> (shown: Shown, ending: AnswerEnding) {
-        let (result, _) = try await Interrupt.cancellable { [recording] in
+        let (result, interrupted) = try await Interrupt.cancellable { [recording] in
             var shown = start()
             var recording = recording
             var text = ""
@@ -54,14 +55,20 @@ enum AnswerSession {
             }
             return (shown, recording, text, ending)
         }
-        var (shown, recording, text, ending) = result
-        guard let ending else {
+        var (shown, recording, text, streamEnding) = result
+        if streamEnding == nil {
             // Only Ctrl-C ends the updates early: the stream itself always ends with a terminal one.
             let cancelled = AnswerUpdate.cancelled(partialText: text)
             await recording?.record(cancelled)
             show(&shown, cancelled)
-            return (shown, .cancelled)
         }
-        return (shown, ending)
+        if interrupted {
+            // The command exits next: not before the server was asked to stop the answer (the
+            // request gives up after a few seconds; a second Ctrl-C quits at once). Whether the
+            // updates ended early or with the stream's own `cancelled` (the stream can deliver it
+            // as the reader leaves), the stream may still be sending that request.
+            await AnswerStream.waitUntilAllEnded()
+        }
+        return (shown, streamEnding ?? .cancelled)
     }
 }

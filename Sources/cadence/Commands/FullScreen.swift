@@ -1,4 +1,5 @@
 import ArgumentParser
+import CadenceClient
 import CadenceTerminal
 import CadenceUI
 
@@ -16,7 +17,8 @@ enum FullScreen {
         !plain && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     }
 
-    /// Runs the UI until the reader leaves, then waits for the answers' last saves.
+    /// Runs the UI until the reader leaves, then waits for the answers' last saves and for the
+    /// answers cancelled on the way out to be cancelled on their server too.
     @MainActor
     static func run(chat: ChatViewModel, initialQuestion: String?, history: [String]) async throws {
         let app = TerminalChatApp(
@@ -29,5 +31,6 @@ enum FullScreen {
             throw ExitCode.failure
         }
         await chat.pendingWrites()
+        await AnswerStream.waitUntilAllEnded()
     }
 }
