@@ -50,10 +50,9 @@ public struct ReferenceServer: Sendable {
         let application = Application(
             router: makeRouter(registry: registry, feed: feed, metrics: metrics),
             server: HTTPServerBuilder { responder in
-                QuiescingChildChannel(
-                    requestGuard.guarding(
-                        HTTP1WebSocketUpgradeChannel(
-                            responder: responder, webSocketResponder: webSocketResponder, configuration: .init())))
+                requestGuard.guarding(
+                    HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init()))
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

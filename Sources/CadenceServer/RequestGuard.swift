@@ -5,7 +5,8 @@ import NIOHTTP1
 
 /// What the server checks on every connection before Hummingbird sees a request: the token and the
 /// declared body size of each request head (``RequestAdmission``), and the time a head may take to
-/// arrive (``RequestHeadDeadline``).
+/// arrive (``RequestHeadDeadline``); and, when the server stops, that a connection which has not
+/// sent a request head yet closes at once (``RequestGuardHandler``).
 ///
 /// Why in the channel pipeline rather than in router middleware: a refused WebSocket upgrade must be
 /// answered with a real 401 (Hummingbird's upgrade turns any refusal from the WebSocket router into a
@@ -28,14 +29,17 @@ struct RequestGuard: Sendable {
 
     /// Adds the guard's handlers to a connection whose HTTP/1 pipeline is set up: one that sees its
     /// bytes first, and one right after the request decoder, before the WebSocket upgrade handler
-    /// and Hummingbird's, that sees every request head.
+    /// and Hummingbird's, that sees every request head. A connection set up after the listener
+    /// closed (the server is stopping) is closed as soon as it is active.
     func install(on channel: any Channel) throws {
         let pipeline = channel.pipeline.syncOperations
         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
         let timer = RequestHeadTimer(timeout: TimeAmount(readTimeout), channel: channel, metrics: metrics)
+        let stopping = channel.parent.map { !$0.isActive } ?? false
         try pipeline.addHandler(RequestBytesWatcher(timer: timer), position: .first)
         try pipeline.addHandler(
-            RequestGuardHandler(admission: admission, timer: timer, metrics: metrics), position: .after(decoder))
+            RequestGuardHandler(admission: admission, timer: timer, metrics: metrics, stopping: stopping),
+            position: .after(decoder))
     }
 }
 

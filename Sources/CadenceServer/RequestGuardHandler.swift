@@ -11,6 +11,21 @@ import NIOHTTP1
 ///
 /// After a WebSocket upgrade the connection carries frames, not HTTP parts: anything that is not an
 /// HTTP part passes through untouched (so its types are `Any`).
+///
+/// It also closes a connection that has not sent a whole request head when the server begins to
+/// shut down. Hummingbird stops an HTTP/1 connection on NIO's `ChannelShouldQuiesceEvent` in a
+/// handler that the WebSocket-upgrading pipeline adds only when the first request head arrives, so
+/// the event that reaches a connection before then would be lost, and the server would wait for
+/// that connection: until the request read timeout if it never sends a whole head, and if its first
+/// request comes just after the event, for as long as the client keeps it open as an idle keep-alive
+/// (ten minutes in AsyncHTTPClient's shared client; `cadence demo` hung after Ctrl-C that way). The
+/// event is handled on the connection's event loop, in order with its reads: a head that arrives
+/// first is served, and nothing slips in after the close. After the first head the event passes on
+/// to Hummingbird's handler (an idle connection stops at once, a busy one after its response; a
+/// WebSocket stops with the server). The event can also reach a connection just accepted, before
+/// this handler is added (NIO sets the pipeline up in a task of its own), and then it is lost too;
+/// but the listener closed before the event was sent, so a connection set up after that is closed
+/// as well (`stopping` at ``RequestGuard/install(on:)``).
 final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = Any
     typealias InboundOut = Any
@@ -27,11 +42,43 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A refusal waiting for the responses before it to end.
     private var pendingRefusal: HTTPResponseHead?
     private var pendingBody = ByteBuffer()
+    /// Whether a request head has arrived: from then on, stopping the connection with the server
+    /// is Hummingbird's.
+    private var sawRequestHead = false
+    /// Whether the server is stopping while no request head has arrived: the connection closes as
+    /// soon as it is active.
+    private var stopping: Bool
 
-    init(admission: RequestAdmission, timer: RequestHeadTimer, metrics: ServerMetrics) {
+    init(admission: RequestAdmission, timer: RequestHeadTimer, metrics: ServerMetrics, stopping: Bool) {
         self.admission = admission
         self.timer = timer
         self.metrics = metrics
+        self.stopping = stopping
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        closeIfStopping(context)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        closeIfStopping(context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent, !sawRequestHead else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        stopping = true
+        closeIfStopping(context)
+    }
+
+    /// Closes the connection if the server is stopping before its first request head and the
+    /// connection is active. A connection accepted but not yet registered with its event loop
+    /// waits for `channelActive`: closing its input before then is not allowed.
+    private func closeIfStopping(_ context: ChannelHandlerContext) {
+        if stopping, !sawRequestHead, context.channel.isActive { RequestHeadTimer.close(context.channel) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -42,6 +89,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch part {
         case .head(let head):
+            sawRequestHead = true
             if let refusal = admission.refusal(
                 path: head.uri, authorization: head.headers.first(name: "authorization"),
                 contentLength: head.headers.first(name: "content-length"))
