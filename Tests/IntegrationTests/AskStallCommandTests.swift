@@ -191,8 +191,15 @@ struct AskStallCommandTests {
         let result = try await CadenceBinary.run([
             "ask", "--url", server.baseURL, "--plain", "--no-history", "--timeout", value, "question",
         ])
-        #expect(result.status == status, "--timeout \(value): \(result.stderr)")
-        if status == 64 { #expect(result.stderr.contains("--timeout")) }
+        if status == 64 {
+            #expect(result.status == 64, "--timeout \(value): \(result.stderr)")
+            #expect(result.stderr.contains("--timeout"))
+        } else {
+            // Accepted: the answer runs. Not required to complete: on a loaded machine (the tests
+            // run in parallel) 500 ms can pass before the answer does, and that ending is the
+            // value at work.
+            #expect(result.status != 64 && !result.stderr.contains("--timeout"), "--timeout \(value): \(result.stderr)")
+        }
     }
 
     @Test("--help documents the exit status of ask, chat and demo", arguments: ["ask", "chat", "demo"])
