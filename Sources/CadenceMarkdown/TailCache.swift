@@ -74,14 +74,15 @@ struct TailCache {
 
     /// Whether the deferred block's value depends on its last line in ways the parser does not
     /// track: a paragraph that may start with a link reference definition or a task marker, or
-    /// whose last line may be a table header being typed.
+    /// whose last line is only whitespace so far. (A last line that starts with `|` shows as a
+    /// pending table header, which `TailLeaf` updates as the line grows: it keeps that shape, or
+    /// the update fails and the snapshot's blocks are built again.)
     static func leafMayChangeShape(_ node: BlockNode, options: MarkdownOptions) -> Bool {
         guard node.kind == .paragraph else { return false }
         if node.firstTextByte == UInt8(ascii: "[") && mayStartDefinition(LeafText(node)) { return true }
         // A line that is only whitespace so far (a vertical tab or form feed starts a paragraph line,
         // and `trimmed` skips it) may still go on with the `|` of a table's header row.
-        let pending = ByteClass.trimmed(node.pendingPart)
-        return options.tables && (pending.isEmpty || pending.first == UInt8(ascii: "|"))
+        return options.tables && ByteClass.trimmed(node.pendingPart).isEmpty
     }
 
     /// Whether a paragraph's text, which starts with `[`, may start with a link reference

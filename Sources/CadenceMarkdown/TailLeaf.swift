@@ -15,6 +15,9 @@
 struct TailLeaf {
     enum Key: Equatable {
         case paragraph(startLine: Int, startOffset: Int, textStart: Int, references: Int)
+        /// A paragraph whose last line, a row of pipes being typed, shows as a pending table header
+        /// (`BlockMaterializer.pendingTableHeader`): the tail's last block is that header.
+        case pendingHeader(startLine: Int, startOffset: Int, textStart: Int, references: Int)
         case code(startLine: Int, textStart: Int)
         case table(startLine: Int, columns: Int, references: Int)
         case heading(startLine: Int, references: Int)
@@ -77,6 +80,33 @@ struct TailLeaf {
         .paragraph(
             startLine: node.startLine, startOffset: node.startOffset, textStart: node.textStart,
             references: references.count)
+    }
+
+    // MARK: Pending table header
+
+    /// Records that the leaf paragraph `node` showed as a pending table header, the tail's last
+    /// block: the next read whose pending line only grew builds that header again from its cells.
+    mutating func markPendingHeader(_ node: BlockNode, references: [String: LinkReference]) {
+        key = .pendingHeader(
+            startLine: node.startLine, startOffset: node.startOffset, textStart: node.textStart,
+            references: references.count)
+    }
+
+    /// The pending table header of a paragraph's last line, `nil` when that line does not show as
+    /// one (`BlockMaterializer.pendingTableHeader` decides the same way).
+    static func pendingHeader(
+        _ lastLine: ArraySlice<UInt8>, options: MarkdownOptions, references: [String: LinkReference],
+        work: inout Int
+    ) -> Table? {
+        let line = ByteClass.trimmed(lastLine)
+        guard line.first == UInt8(ascii: "|"), line.count > 1 else { return nil }
+        var parser = InlineParser(options: options, references: references, closesOpenConstructs: true)
+        let cells = TableSyntax.cells(of: line, columns: nil)
+        var header: [[Inline]] = []
+        header.reserveCapacity(cells.count)
+        for cell in cells { header.append(parser.parse(cell[...])) }
+        work += parser.work + line.count
+        return Table(alignments: Array(repeating: .none, count: cells.count), header: header, rows: [], isPending: true)
     }
 
     // MARK: Heading
@@ -178,7 +208,10 @@ struct TailLeaf {
         let updated = Self.replacingLastLeaf(of: consume last, work: &levels) { leaf -> Block? in
             switch key {
             case .paragraph:
-                guard let inlines = Self.inlines(of: consume leaf) else { return nil }
+                // A last line that starts with `|` may show as a table header: rebuilt.
+                guard !options.tables || ByteClass.trimmed(text.pending).first != UInt8(ascii: "|"),
+                    let inlines = Self.inlines(of: consume leaf)
+                else { return nil }
                 return .paragraph(
                     paragraphInlines.update(
                         text, previous: consume inlines, options: options, references: references, work: &steps))
@@ -194,6 +227,11 @@ struct TailLeaf {
                     level: level,
                     Self.headingInlines(
                         BlockParser.headingText(text.pending), options: options, references: references, work: &steps))
+            case .pendingHeader:
+                guard case .table(let table) = leaf, table.isPending,
+                    let header = Self.pendingHeader(text.pending, options: options, references: references, work: &steps)
+                else { return nil }
+                return .table(header)
             case .table:
                 return nil
             }

@@ -85,6 +85,29 @@ import Testing
             ])
     }
 
+    /// A line of pipes being typed shows as a pending table header, updated in place as it grows:
+    /// each read builds its cells again from the longer line, inside lists and quotes too.
+    @Test func pendingTableHeaderGrowsInPlace() {
+        for options in [MarkdownOptions.default, .gfm] {
+            Self.expectSame("| Chunk size | Appends | *Total* time |\n|---:|---:|:---|\n| 4 | 9 | 13 ms |\n\n", options: options)
+            Self.expectSame("Intro words\n| a | `b | c` | d **bold\n| e\n", options: options)
+            Self.expectSame("- item words\n  | x | y [1] | [link](u) |\n> | quoted | header\n", options: options)
+            Self.expectSame("|\n|a|b\n  |  \\| c | &amp; |\n", options: options)
+        }
+        let header: [[Inline]] = [[.text("a")], [.emphasis([.text("b c")])]]
+        #expect(
+            Self.tail("| a", " | *b", " c") == [
+                .table(Table(alignments: [.none, .none], header: header, rows: [], isPending: true))
+            ])
+        #expect(
+            Self.tail("| a | *b", "* c") == [
+                .table(
+                    Table(
+                        alignments: [.none, .none], header: [[.text("a")], [.emphasis([.text("b")]), .text(" c")]],
+                        rows: [], isPending: true))
+            ])
+    }
+
     @Test func lazyContinuationJoinsTheQuote() {
         Self.expectSame("> a quoted line of words\nlazy words that continue it\n> back in the quote\n\nout\n")
         Self.expectSame("- item words here\nlazy words too\n  indented words\n")
