@@ -108,6 +108,22 @@ import Testing
             ])
     }
 
+    /// Words after a closed construct (a citation, a link, a code span, emphasis, an entity) are
+    /// appended to the text after it without a parse, unless they may make an autolink with it,
+    /// or the construct's end with them (`__a__b` is not strong).
+    @Test func wordsAfterAConstructExtendTheText() {
+        Self.expectSame("Cite [1]. Then more words here and [2][3] there, then [4](x) too.\n")
+        Self.expectSame("A `code` span, then words www.example.com and more `x`y.z w\n")
+        Self.expectSame("A [link](https://a.b) then www.c.d. and [x](y)x@y.zz- done\n")
+        Self.expectSame("**bold** then a.b@c.d- and **more**www.e.f done __a__b c\n")
+        Self.expectSame("&amp; then www.a.b text &copy;x@y.co- and more\n")
+        Self.expectSame("Cite [1]www.a.com.x and [2]x@y.co. ok [3]www.b.c-d e\n")
+        #expect(
+            Self.tail("See [1]", ". Then www", ".a.b", "c-") == [
+                .paragraph([.text("See "), .citation([1]), .text(". Then "), .link(destination: "http://www.a.bc-", title: nil, [.text("www.a.bc-")])])
+            ])
+    }
+
     @Test func lazyContinuationJoinsTheQuote() {
         Self.expectSame("> a quoted line of words\nlazy words that continue it\n> back in the quote\n\nout\n")
         Self.expectSame("- item words here\nlazy words too\n  indented words\n")
