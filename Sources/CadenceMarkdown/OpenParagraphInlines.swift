@@ -12,7 +12,8 @@
 /// Most reads add plain words: when the new bytes hold nothing with a meaning of its own, and the
 /// last parse ended in a text (or a code span left open) that such bytes only lengthen, they are
 /// appended to that inline — inside the emphasis left open around it, if any — and nothing is
-/// parsed (`appendPlainText`).
+/// parsed (`appendPlainText`). After a complete construct (a citation, a link, a code span) they
+/// start a new text. A stable point among them moves the final part without a parse too.
 ///
 /// Parsing the text from the start gives the same inlines: the tests compare every read with a
 /// rebuild from scratch (`MarkdownDocument.freshTail()`).
@@ -162,11 +163,20 @@ struct OpenParagraphInlines {
             if InlineParser.isSpecial(c) || (!end.restIsPlain && Self.mayEndConstruct(c)) { return .notApplicable }
             if Self.mayStartAutolink(c) { addedMayLink = true }
         }
-        let mayLink = options.autolinks && end.target == .text && (end.mayLink || addedMayLink)
+        // After a construct, the new bytes are a run of their own; `(` right after brackets may
+        // make a link of them.
+        let isNewRun = end.target == .after
+        if isNewRun && added.first == UInt8(ascii: "(") { return .notApplicable }
+        let mayLink =
+            options.autolinks && (isNewRun ? addedMayLink : end.target == .text && (end.mayLink || addedMayLink))
         if mayLink {
             // Autolinks look at the whole run of text, which is checked again, in full: appended
             // bytes can also undo a link (`d@a.b` then `-`).
-            guard copyLastRun(of: inlines) else { return .notApplicable }
+            if isNewRun {
+                run.removeAll(keepingCapacity: true)
+            } else {
+                guard copyLastRun(of: inlines) else { return .notApplicable }
+            }
             run += added
             work += run.count
             let linked = InlineAutolinks.linkify(run)
@@ -186,10 +196,14 @@ struct OpenParagraphInlines {
         }
         // The new final part ends inside the last text: it must be a top-level text (nothing open
         // around it, `endIsSafe`), and with an autolink byte, a whole run (checked above).
-        if safePoint > 0 && !end.restIsPlain && !(end.target == .text && Self.endsWithText(inlines)) {
+        if safePoint > 0 && !end.restIsPlain && !(isNewRun || end.target == .text && Self.endsWithText(inlines)) {
             return .notApplicable
         }
-        if !added.isEmpty {
+        if isNewRun && !added.isEmpty {
+            inlines.append(.text(ByteClass.string(added)))
+            openEnd?.target = .text
+            openEnd?.inlineCount = inlines.count
+        } else if !added.isEmpty {
             guard let last = inlines.popLast(),
                 let appended = Self.appending(ByteClass.string(added), toInnermostOf: consume last, target: end.target)
             else { return .lost }
@@ -235,7 +249,8 @@ struct OpenParagraphInlines {
             }
             openEnd?.mayLink = linkByte
         } else {
-            openEnd?.mayLink = end.mayLink || addedMayLink
+            // After a construct, only the new run matters for autolinks.
+            openEnd?.mayLink = (end.mayLink && !isNewRun) || addedMayLink
         }
         textCount = text.count
         return .appended

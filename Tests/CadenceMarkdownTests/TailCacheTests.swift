@@ -118,6 +118,10 @@ import Testing
         Self.expectSame("**bold** then a.b@c.d- and **more**www.e.f done __a__b c\n")
         Self.expectSame("&amp; then www.a.b text &copy;x@y.co- and more\n")
         Self.expectSame("Cite [1]www.a.com.x and [2]x@y.co. ok [3]www.b.c-d e\n")
+        // Right after the construct: `(` may make a link of brackets; other bytes start a new text.
+        Self.expectSame("Cite [1]x and [2](y) and `c`d and <b>e</b>f and [g](h)(i) and ![i](j)k.\n")
+        Self.expectSame("[foo]: /u\n\nSee [foo](bar) and [foo]x and [foo] (y) and [bar](z)w\n")
+        Self.expectSame("Cite [1] and more [2]: then *a [3]* b and <http://a.b>c d\n")
         #expect(
             Self.tail("See [1]", ". Then www", ".a.b", "c-") == [
                 .paragraph([.text("See "), .citation([1]), .text(". Then "), .link(destination: "http://www.a.bc-", title: nil, [.text("www.a.bc-")])])
