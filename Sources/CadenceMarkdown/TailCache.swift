@@ -55,15 +55,18 @@ struct TailCache {
     /// block quotes, lists and items down to a paragraph, code block or table that belongs to the
     /// snapshot. The nodes on the way are marked `isSpine`.
     static func spineLeaf(under top: BlockNode?) -> BlockNode? {
-        var chain: [BlockNode] = []
         var current = top
         while let node = current, node.isSnapshotCopy {
-            chain.append(node)
             switch node.kind {
             case .blockQuote, .list, .item:
                 current = node.children.last
             case .paragraph, .codeBlock, .table, .heading:
-                for member in chain { member.isSpine = true }
+                // Found: mark the way down to it (no array of the chain, a second walk).
+                var member = top
+                while let step = member {
+                    step.isSpine = true
+                    member = step === node ? nil : step.children.last
+                }
                 return node
             default:
                 return nil
