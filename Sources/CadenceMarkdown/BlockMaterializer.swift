@@ -217,19 +217,17 @@ struct BlockMaterializer {
         var content = node.fullText
         if content.last == 0x0A { content = content.dropLast() }
         let lineStart = (content.lastIndex(of: 0x0A) ?? (content.startIndex - 1)) + 1
-        let lastLine = ByteClass.trimmed(content[lineStart...])
-        guard lastLine.first == UInt8(ascii: "|"), lastLine.count > 1 else { return nil }
-        let cells = TableSyntax.cells(of: lastLine, columns: nil)
+        var steps = 0
+        defer { workCounter?.steps += steps }
+        guard let header = TailLeaf.pendingHeader(content[lineStart...], options: options, references: references, work: &steps)
+        else { return nil }
         var out: [Block] = []
         if lineStart > content.startIndex {
             out.append(.paragraph(inlines(content[..<lineStart], streaming: false)))
         }
-        let header = cells.map { inlines($0[...], streaming: true) }
-        out.append(
-            .table(
-                Table(
-                    alignments: Array(repeating: .none, count: cells.count), header: header, rows: [],
-                    isPending: true)))
+        out.append(.table(header))
+        // The tail's last block: the next read updates it in place while the pending line grows.
+        if node === leafNode { leaf?.markPendingHeader(node, references: references) }
         return out
     }
 }

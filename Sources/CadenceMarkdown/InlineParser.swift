@@ -135,12 +135,30 @@ struct InlineParser {
     }
 
     /// Where more text at the end of the subject would go, if it held no byte with a meaning of its
-    /// own (none of `isSpecial`, and no `)`, `>` or `;`, which end link targets, tags and entities).
-    enum EndTarget { case none, text, code }
+    /// own (none of `isSpecial`, and no `)`, `>` or `;`, which end link targets, tags and entities):
+    /// into the last text or open code span, or (`after`) into a new text after the last node.
+    enum EndTarget { case none, text, code, after }
 
     /// Follows the last node down through emphasis: a text node of the subject's last bytes, or a
-    /// code span left open to the end, takes more such text unchanged in structure.
+    /// code span left open to the end, takes more such text unchanged in structure. A complete
+    /// construct at the end, with nothing left open (a citation, a link or image with its target, a
+    /// closed code span, inline HTML), is followed by a new text, unless that text starts with `(`
+    /// (which the caller checks: brackets followed by `(` may be a link). Emphasis is not: the
+    /// byte after its closing run decides whether the run closes (`__a__b`).
     private func findEndTarget() -> EndTarget {
+        let top = nodes[0].last
+        if endIsSafe, top != -1 {
+            switch nodes[top].kind {
+            case .citation, .html:
+                return .after
+            case .code:
+                if top != openCodeNode { return .after }
+            case .link, .image:
+                if nodes[top].extra >= 0, extras[nodes[top].extra].destination != nil { return .after }
+            default:
+                break
+            }
+        }
         guard let last = subject.last, !Self.isSpecial(last) else { return .none }
         var node = nodes[0].last
         while node != -1 {

@@ -12,7 +12,8 @@
 /// Most reads add plain words: when the new bytes hold nothing with a meaning of its own, and the
 /// last parse ended in a text (or a code span left open) that such bytes only lengthen, they are
 /// appended to that inline — inside the emphasis left open around it, if any — and nothing is
-/// parsed (`appendPlainText`).
+/// parsed (`appendPlainText`). After a complete construct (a citation, a link, a code span) they
+/// start a new text. A stable point among them moves the final part without a parse too.
 ///
 /// Parsing the text from the start gives the same inlines: the tests compare every read with a
 /// rebuild from scratch (`MarkdownDocument.freshTail()`).
@@ -45,6 +46,7 @@ struct OpenParagraphInlines {
 
     /// Kept from read to read, with their capacity.
     private var rest: [UInt8] = []
+    private var run: [UInt8] = []
     private var parser: InlineParser?
 
     mutating func update(
@@ -161,18 +163,23 @@ struct OpenParagraphInlines {
             if InlineParser.isSpecial(c) || (!end.restIsPlain && Self.mayEndConstruct(c)) { return .notApplicable }
             if Self.mayStartAutolink(c) { addedMayLink = true }
         }
-        let mayLink = options.autolinks && end.target == .text && (end.mayLink || addedMayLink)
+        // After a construct, the new bytes are a run of their own; `(` right after brackets may
+        // make a link of them.
+        let isNewRun = end.target == .after
+        if isNewRun && added.first == UInt8(ascii: "(") { return .notApplicable }
+        let mayLink =
+            options.autolinks && (isNewRun ? addedMayLink : end.target == .text && (end.mayLink || addedMayLink))
         if mayLink {
-            // Autolinks look at the whole run: only plain rests are checked again, in full, and only
-            // a rest that was one text: appended bytes can also undo a link (`d@a.b` then `-`).
-            guard end.restIsPlain, inlines.count == finalInlines + 1, case .text? = inlines.last else {
-                return .notApplicable
+            // Autolinks look at the whole run of text, which is checked again, in full: appended
+            // bytes can also undo a link (`d@a.b` then `-`).
+            if isNewRun {
+                run.removeAll(keepingCapacity: true)
+            } else {
+                guard copyLastRun(of: inlines) else { return .notApplicable }
             }
-            var whole: [UInt8] = []
-            text.copyBytes(from: start, into: &whole)
-            whole.removeLast(text.count - stop)
-            work += whole.count
-            let linked = InlineAutolinks.linkify(whole)
+            run += added
+            work += run.count
+            let linked = InlineAutolinks.linkify(run)
             guard linked.count == 1, case .text? = linked.first else { return .notApplicable }
         }
         // A stable point can only be among the new bytes: the rest had none.
@@ -187,15 +194,32 @@ struct OpenParagraphInlines {
                 k -= 1
             }
         }
-        if safePoint > 0 && !end.restIsPlain { return .notApplicable }
-        if !added.isEmpty {
+        // The new final part ends inside the last text: it must be a top-level text (nothing open
+        // around it, `endIsSafe`), and with an autolink byte, a whole run (checked above).
+        if safePoint > 0 && !end.restIsPlain && !(isNewRun || end.target == .text && Self.endsWithText(inlines)) {
+            return .notApplicable
+        }
+        if isNewRun && !added.isEmpty {
+            inlines.append(.text(ByteClass.string(added)))
+            openEnd?.target = .text
+            openEnd?.inlineCount = inlines.count
+        } else if !added.isEmpty {
             guard let last = inlines.popLast(),
                 let appended = Self.appending(ByteClass.string(added), toInnermostOf: consume last, target: end.target)
             else { return .lost }
             inlines.append(appended)
         }
         var restCount = stop - start
-        if safePoint > 0 {
+        if safePoint > 0 && !end.restIsPlain {
+            // The rest held constructs: every inline but the last is final now, and so is the last
+            // text up to the stable point, whose bytes after it are new plain ones, as written.
+            guard case .text(let last)? = inlines.last else { return .lost }
+            finalInlines = inlines.count - 1
+            finalTextBytes = last.utf8.count - (restCount - safePoint)
+            finalBytes += safePoint
+            openEnd?.restIsPlain = true
+            restCount -= safePoint
+        } else if safePoint > 0 {
             if mayLink {
                 var final: [UInt8] = []
                 text.copyBytes(from: start, into: &final)
@@ -215,9 +239,42 @@ struct OpenParagraphInlines {
             }
         }
         openEnd?.restCount = restCount
-        openEnd?.mayLink = end.mayLink || mayLink
+        if safePoint > 0 {
+            // The rest is now the new bytes after the stable point.
+            var k = start + safePoint
+            var linkByte = false
+            while k < stop && !linkByte {
+                linkByte = Self.mayStartAutolink(text[k])
+                k += 1
+            }
+            openEnd?.mayLink = linkByte
+        } else {
+            // After a construct, only the new run matters for autolinks.
+            openEnd?.mayLink = (end.mayLink && !isNewRun) || addedMayLink
+        }
         textCount = text.count
         return .appended
+    }
+
+    /// Copies into `run` the bytes of the run of text that `inlines` end with, after the final
+    /// part. `false` unless the last inline is a top-level text that no autolink cut from the start
+    /// of its run (an inline before it that is a link may be one).
+    private mutating func copyLastRun(of inlines: [Inline]) -> Bool {
+        guard case .text(var last)? = inlines.last else { return false }
+        if inlines.count >= 2, case .link = inlines[inlines.count - 2] { return false }
+        // The last text may begin with the final part's text, which ends after a space: a link
+        // cannot reach across it.
+        let skip = inlines.count == finalInlines + 1 ? finalTextBytes : 0
+        run.removeAll(keepingCapacity: true)
+        last.withUTF8 { bytes in
+            if skip < bytes.count { run.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[skip...])) }
+        }
+        return true
+    }
+
+    static func endsWithText(_ inlines: [Inline]) -> Bool {
+        guard case .text? = inlines.last else { return false }
+        return true
     }
 
     /// `inline` with `suffix` appended to its innermost last text (or code span), descending

@@ -55,15 +55,18 @@ struct TailCache {
     /// block quotes, lists and items down to a paragraph, code block or table that belongs to the
     /// snapshot. The nodes on the way are marked `isSpine`.
     static func spineLeaf(under top: BlockNode?) -> BlockNode? {
-        var chain: [BlockNode] = []
         var current = top
         while let node = current, node.isSnapshotCopy {
-            chain.append(node)
             switch node.kind {
             case .blockQuote, .list, .item:
                 current = node.children.last
             case .paragraph, .codeBlock, .table, .heading:
-                for member in chain { member.isSpine = true }
+                // Found: mark the way down to it (no array of the chain, a second walk).
+                var member = top
+                while let step = member {
+                    step.isSpine = true
+                    member = step === node ? nil : step.children.last
+                }
                 return node
             default:
                 return nil
@@ -74,14 +77,15 @@ struct TailCache {
 
     /// Whether the deferred block's value depends on its last line in ways the parser does not
     /// track: a paragraph that may start with a link reference definition or a task marker, or
-    /// whose last line may be a table header being typed.
+    /// whose last line is only whitespace so far. (A last line that starts with `|` shows as a
+    /// pending table header, which `TailLeaf` updates as the line grows: it keeps that shape, or
+    /// the update fails and the snapshot's blocks are built again.)
     static func leafMayChangeShape(_ node: BlockNode, options: MarkdownOptions) -> Bool {
         guard node.kind == .paragraph else { return false }
         if node.firstTextByte == UInt8(ascii: "[") && mayStartDefinition(LeafText(node)) { return true }
         // A line that is only whitespace so far (a vertical tab or form feed starts a paragraph line,
         // and `trimmed` skips it) may still go on with the `|` of a table's header row.
-        let pending = ByteClass.trimmed(node.pendingPart)
-        return options.tables && (pending.isEmpty || pending.first == UInt8(ascii: "|"))
+        return options.tables && ByteClass.trimmed(node.pendingPart).isEmpty
     }
 
     /// Whether a paragraph's text, which starts with `[`, may start with a link reference

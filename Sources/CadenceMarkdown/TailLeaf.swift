@@ -15,6 +15,9 @@
 struct TailLeaf {
     enum Key: Equatable {
         case paragraph(startLine: Int, startOffset: Int, textStart: Int, references: Int)
+        /// A paragraph whose last line, a row of pipes being typed, shows as a pending table header
+        /// (`BlockMaterializer.pendingTableHeader`): the tail's last block is that header.
+        case pendingHeader(startLine: Int, startOffset: Int, textStart: Int, references: Int)
         case code(startLine: Int, textStart: Int)
         case table(startLine: Int, columns: Int, references: Int)
         case heading(startLine: Int, references: Int)
@@ -77,6 +80,33 @@ struct TailLeaf {
         .paragraph(
             startLine: node.startLine, startOffset: node.startOffset, textStart: node.textStart,
             references: references.count)
+    }
+
+    // MARK: Pending table header
+
+    /// Records that the leaf paragraph `node` showed as a pending table header, the tail's last
+    /// block: the next read whose pending line only grew builds that header again from its cells.
+    mutating func markPendingHeader(_ node: BlockNode, references: [String: LinkReference]) {
+        key = .pendingHeader(
+            startLine: node.startLine, startOffset: node.startOffset, textStart: node.textStart,
+            references: references.count)
+    }
+
+    /// The pending table header of a paragraph's last line, `nil` when that line does not show as
+    /// one (`BlockMaterializer.pendingTableHeader` decides the same way).
+    static func pendingHeader(
+        _ lastLine: ArraySlice<UInt8>, options: MarkdownOptions, references: [String: LinkReference],
+        work: inout Int
+    ) -> Table? {
+        let line = ByteClass.trimmed(lastLine)
+        guard line.first == UInt8(ascii: "|"), line.count > 1 else { return nil }
+        var parser = InlineParser(options: options, references: references, closesOpenConstructs: true)
+        let cells = TableSyntax.cells(of: line, columns: nil)
+        var header: [[Inline]] = []
+        header.reserveCapacity(cells.count)
+        for cell in cells { header.append(parser.parse(cell[...])) }
+        work += parser.work + line.count
+        return Table(alignments: Array(repeating: .none, count: cells.count), header: header, rows: [], isPending: true)
     }
 
     // MARK: Heading
@@ -174,31 +204,9 @@ struct TailLeaf {
     ) -> Bool {
         guard let key, let last = blocks.popLast() else { return false }
         var steps = 0
-        var levels = 0
-        let updated = Self.replacingLastLeaf(of: consume last, work: &levels) { leaf -> Block? in
-            switch key {
-            case .paragraph:
-                guard let inlines = Self.inlines(of: consume leaf) else { return nil }
-                return .paragraph(
-                    paragraphInlines.update(
-                        text, previous: consume inlines, options: options, references: references, work: &steps))
-            case .code:
-                guard var block = Self.codeBlock(of: consume leaf) else { return nil }
-                let previous = block.code
-                block.code = ""
-                block.code = code(text, previous: consume previous, work: &steps)
-                return .codeBlock(block)
-            case .heading:
-                guard case .heading(let level, _) = leaf else { return nil }
-                return .heading(
-                    level: level,
-                    Self.headingInlines(
-                        BlockParser.headingText(text.pending), options: options, references: references, work: &steps))
-            case .table:
-                return nil
-            }
-        }
-        work += steps + levels
+        let updated = replacingLastLeaf(
+            of: consume last, key: key, text: text, options: options, references: references, work: &steps)
+        work += steps
         guard let updated else {
             self.key = nil
             return false
@@ -207,32 +215,70 @@ struct TailLeaf {
         return true
     }
 
-    /// `block` with its last leaf (descending into block quotes and lists) replaced by `body`'s.
-    /// Each level is taken apart before the next is touched, so that the leaf reaches `body`
-    /// uniquely referenced.
-    private static func replacingLastLeaf(
-        of block: consuming Block, work: inout Int, _ body: (consuming Block) -> Block?
+    /// `block` with its last leaf (descending into block quotes and lists) updated. Each level is
+    /// taken apart before the next is touched, so that the leaf is updated uniquely referenced.
+    private mutating func replacingLastLeaf(
+        of block: consuming Block, key: Key, text: LeafText, options: MarkdownOptions,
+        references: [String: LinkReference], work: inout Int
     ) -> Block? {
         work += 1
         var block = consume block
         if case .blockQuote(var children) = block {
             block = .thematicBreak
-            guard let last = children.popLast(), let new = replacingLastLeaf(of: consume last, work: &work, body) else {
-                return nil
-            }
+            guard let last = children.popLast(),
+                let new = replacingLastLeaf(
+                    of: consume last, key: key, text: text, options: options, references: references, work: &work)
+            else { return nil }
             children.append(new)
             return .blockQuote(children)
         }
         if case .list(var list) = block {
             block = .thematicBreak
             guard var item = list.items.popLast(), let last = item.blocks.popLast(),
-                let new = replacingLastLeaf(of: consume last, work: &work, body)
+                let new = replacingLastLeaf(
+                    of: consume last, key: key, text: text, options: options, references: references, work: &work)
             else { return nil }
             item.blocks.append(new)
             list.items.append(item)
             return .list(list)
         }
-        return body(consume block)
+        return updatedLeaf(consume block, key: key, text: text, options: options, references: references, work: &work)
+    }
+
+    /// The leaf `leaf`, the last read's value of the block with `key`, for its text `text`.
+    private mutating func updatedLeaf(
+        _ leaf: consuming Block, key: Key, text: LeafText, options: MarkdownOptions,
+        references: [String: LinkReference], work: inout Int
+    ) -> Block? {
+        switch key {
+        case .paragraph:
+            // A last line that starts with `|` may show as a table header: rebuilt.
+            guard !options.tables || ByteClass.trimmed(text.pending).first != UInt8(ascii: "|"),
+                let inlines = Self.inlines(of: consume leaf)
+            else { return nil }
+            return .paragraph(
+                paragraphInlines.update(
+                    text, previous: consume inlines, options: options, references: references, work: &work))
+        case .code:
+            guard var block = Self.codeBlock(of: consume leaf) else { return nil }
+            let previous = block.code
+            block.code = ""
+            block.code = code(text, previous: consume previous, work: &work)
+            return .codeBlock(block)
+        case .heading:
+            guard case .heading(let level, _) = leaf else { return nil }
+            return .heading(
+                level: level,
+                Self.headingInlines(
+                    BlockParser.headingText(text.pending), options: options, references: references, work: &work))
+        case .pendingHeader:
+            guard case .table(let table) = leaf, table.isPending,
+                let header = Self.pendingHeader(text.pending, options: options, references: references, work: &work)
+            else { return nil }
+            return .table(header)
+        case .table:
+            return nil
+        }
     }
 
     // MARK: Taking values apart

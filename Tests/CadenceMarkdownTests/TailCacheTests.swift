@@ -85,6 +85,49 @@ import Testing
             ])
     }
 
+    /// A line of pipes being typed shows as a pending table header, updated in place as it grows:
+    /// each read builds its cells again from the longer line, inside lists and quotes too.
+    @Test func pendingTableHeaderGrowsInPlace() {
+        for options in [MarkdownOptions.default, .gfm] {
+            Self.expectSame("| Chunk size | Appends | *Total* time |\n|---:|---:|:---|\n| 4 | 9 | 13 ms |\n\n", options: options)
+            Self.expectSame("Intro words\n| a | `b | c` | d **bold\n| e\n", options: options)
+            Self.expectSame("- item words\n  | x | y [1] | [link](u) |\n> | quoted | header\n", options: options)
+            Self.expectSame("|\n|a|b\n  |  \\| c | &amp; |\n", options: options)
+        }
+        let header: [[Inline]] = [[.text("a")], [.emphasis([.text("b c")])]]
+        #expect(
+            Self.tail("| a", " | *b", " c") == [
+                .table(Table(alignments: [.none, .none], header: header, rows: [], isPending: true))
+            ])
+        #expect(
+            Self.tail("| a | *b", "* c") == [
+                .table(
+                    Table(
+                        alignments: [.none, .none], header: [[.text("a")], [.emphasis([.text("b")]), .text(" c")]],
+                        rows: [], isPending: true))
+            ])
+    }
+
+    /// Words after a closed construct (a citation, a link, a code span, emphasis, an entity) are
+    /// appended to the text after it without a parse, unless they may make an autolink with it,
+    /// or the construct's end with them (`__a__b` is not strong).
+    @Test func wordsAfterAConstructExtendTheText() {
+        Self.expectSame("Cite [1]. Then more words here and [2][3] there, then [4](x) too.\n")
+        Self.expectSame("A `code` span, then words www.example.com and more `x`y.z w\n")
+        Self.expectSame("A [link](https://a.b) then www.c.d. and [x](y)x@y.zz- done\n")
+        Self.expectSame("**bold** then a.b@c.d- and **more**www.e.f done __a__b c\n")
+        Self.expectSame("&amp; then www.a.b text &copy;x@y.co- and more\n")
+        Self.expectSame("Cite [1]www.a.com.x and [2]x@y.co. ok [3]www.b.c-d e\n")
+        // Right after the construct: `(` may make a link of brackets; other bytes start a new text.
+        Self.expectSame("Cite [1]x and [2](y) and `c`d and <b>e</b>f and [g](h)(i) and ![i](j)k.\n")
+        Self.expectSame("[foo]: /u\n\nSee [foo](bar) and [foo]x and [foo] (y) and [bar](z)w\n")
+        Self.expectSame("Cite [1] and more [2]: then *a [3]* b and <http://a.b>c d\n")
+        #expect(
+            Self.tail("See [1]", ". Then www", ".a.b", "c-") == [
+                .paragraph([.text("See "), .citation([1]), .text(". Then "), .link(destination: "http://www.a.bc-", title: nil, [.text("www.a.bc-")])])
+            ])
+    }
+
     @Test func lazyContinuationJoinsTheQuote() {
         Self.expectSame("> a quoted line of words\nlazy words that continue it\n> back in the quote\n\nout\n")
         Self.expectSame("- item words here\nlazy words too\n  indented words\n")
