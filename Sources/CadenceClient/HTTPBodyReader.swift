@@ -53,8 +53,14 @@ struct HTTPBodyReader {
             throw CadenceClientError(.invalidURL, message: "cannot request \(request.url): \(error)")
         }
         let delegate = ResponseStreamDelegate()
-        let task = request.httpClient.execute(
-            request: httpRequest, delegate: delegate, deadline: .now() + request.connectTimeout)
+        // Not AsyncHTTPClient's `deadline`: with a delegate it fails the request in any state, so it
+        // also cut a body that was still streaming (a research answer resumed every 30 s, a model's
+        // answer was truncated after 60 s). The timeout bounds only the wait for the head.
+        let task = request.httpClient.execute(request: httpRequest, delegate: delegate)
+        let headTimeout = task.eventLoop.scheduleTask(in: request.connectTimeout) {
+            task.fail(reason: HTTPClientError.deadlineExceeded)
+        }
+        defer { headTimeout.cancel() }
         let connection = OpenConnection(task: task)
         self.connection = connection
         var parts = delegate.parts.makeAsyncIterator()
@@ -117,8 +123,7 @@ struct StreamingRequest: Sendable {
     let method: HTTPMethod
     let headers: HTTPHeaders
     let body: String?
-    /// How long to wait for the response head (AsyncHTTPClient's deadline does not cut a body that
-    /// is streaming).
+    /// How long to wait for the response head; the body then streams for as long as it lasts.
     let connectTimeout: TimeAmount
 
     func makeRequest() throws -> HTTPClient.Request {

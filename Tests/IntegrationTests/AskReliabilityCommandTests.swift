@@ -47,6 +47,22 @@ struct AskReliabilityCommandTests {
         }
     }
 
+    @Test("a server that is down fails the answer with the refused connection, not a timeout")
+    func serverDown() async throws {
+        let server = try await FaultServer.start(script: .answer(text: "never sent", tokenCharacters: 5))
+        let closedURL = server.baseURL
+        await server.shutdown()
+        // Each attempt used to wait out the client's 30 s connect deadline, so the first-token
+        // timeout ended the answer first, saying the server "sent no text".
+        let result = try await CadenceBinary.run([
+            "ask", "--url", closedURL, "--plain", "--retries", "2", "--first-token-timeout", "10s", "question",
+        ])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("after 2 attempts"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("Connection refused"), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("timeout"), "stderr: \(result.stderr)")
+    }
+
     @Test("bad reliability settings are refused with a clear message")
     func validation() async throws {
         let result = try await CadenceBinary.run(["ask", "--url", "http://127.0.0.1:1", "--timeout", "0", "q"])

@@ -189,6 +189,39 @@ struct CommandTests {
         #expect(result.stdout == "{\"event\":\"message\",\"data\":\"ok\",\"id\":\"\"}\n")
         #expect(result.stderr.contains("64"))
     }
+
+    @Test(
+        "decode prints each event as it arrives, also into a pipe",
+        arguments: [["--events"], ["--dialect", "openai-chat"]])
+    func decodeStreamsIntoAPipe(mode: [String]) async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-decode-\(UUID()).fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let decode = try RunningCommand.start(["decode"] + mode + [fifo])
+        let writer = try #require(FileHandle(forWritingAtPath: fifo), "the command opened the FIFO")
+        writer.write(Data("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"first\"}}]}\n\n".utf8))
+        // The input stays open: the first event must come out before any more arrives.
+        try await decode.waitUntil("the first event printed while the input is open") { stdout, _ in
+            stdout.contains("first")
+        }
+        #expect(!decode.stdout.contains("second"))
+        writer.write(Data("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"second\"}}]}\n\n".utf8))
+        try writer.close()
+        let result = try await decode.finish()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("second"))
+    }
+
+    @Test(
+        "serve refuses a port outside 0–65535 instead of binding another one",
+        arguments: ["65536", "65537", "70000", "-1"])
+    func servePortOutOfRange(port: String) async throws {
+        // 65537 used to bind port 1, 70000 port 4464 and 65536 a random free port.
+        let result = try await CadenceBinary.run(["serve", "--port=\(port)"])
+        #expect(result.status == 64, "stdout: \(result.stdout) stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty, "nothing listened")
+        #expect(result.stderr.contains("--port"), "stderr: \(result.stderr)")
+    }
 }
 
 @Suite("The cadence command with model providers")

@@ -160,4 +160,24 @@ struct TransportFaultTests {
             #expect(received.keepalives == 0)
         }
     }
+
+    @Test("the connect timeout bounds the wait for the head, not a body that streams for longer")
+    func bodyOutlivesTheConnectTimeout() async throws {
+        try await Self.withFaultServer { server, _ in
+            // AsyncHTTPClient's request deadline used to be this timeout, and it failed the request
+            // mid-body: every SSE stream broke 30 s after it opened, a model's answer after 60 s.
+            let transport = SSETransport(baseURL: server.baseURL, connectTimeout: .milliseconds(100))
+            let gate = FaultGate()
+            let connection = try await Self.openStalling(server, transport, gate: gate, keepalives: true)
+            // Keepalives every 10 ms on the server's clock: 40 of them take well past the 100 ms;
+            // then the rest of the answer comes on the same connection.
+            let received = await receive(connection) { received in
+                if received.keepalives == 40 { gate.release() }
+                return false
+            }
+            #expect(received.error == nil, "\(String(describing: received.error))")
+            #expect(received.keepalives >= 40)
+            #expect(received.events == Self.script.events)
+        }
+    }
 }

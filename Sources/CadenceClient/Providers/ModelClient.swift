@@ -24,7 +24,7 @@ public struct ModelClient: Sendable {
     public var limits: SSELimits
 
     public init(
-        provider: ModelProvider, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(60),
+        provider: ModelProvider, httpClient: HTTPClient = .cadence, connectTimeout: Duration = .seconds(60),
         limits: SSELimits = .default
     ) {
         self.provider = provider

@@ -35,7 +35,7 @@ public struct PollingTransport: ResearchTransport {
 
     public init(
         baseURL: String, conversationID: String? = nil, interval: Duration = .seconds(2),
-        clock: any Clock<Duration> = ContinuousClock(), httpClient: HTTPClient = .shared,
+        clock: any Clock<Duration> = ContinuousClock(), httpClient: HTTPClient = .cadence,
         requestTimeout: Duration = .seconds(30), logger: Logger = Logger(label: "cadence.polling"),
         bearerToken: String? = nil
     ) {

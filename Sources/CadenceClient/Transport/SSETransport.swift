@@ -30,7 +30,7 @@ public struct SSETransport: ResearchTransport {
     public var bearerToken: String?
 
     public init(
-        baseURL: String, httpClient: HTTPClient = .shared, connectTimeout: Duration = .seconds(30),
+        baseURL: String, httpClient: HTTPClient = .cadence, connectTimeout: Duration = .seconds(30),
         limits: SSELimits = .default, bearerToken: String? = nil
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL

@@ -45,7 +45,8 @@ public struct WebSocketTransport: ResearchTransport {
     }
 
     public func cancelAnswer(id: String) async throws {
-        try await AnswerCancellation.send(baseURL: baseURL, answerID: id, httpClient: .shared, bearerToken: bearerToken)
+        try await AnswerCancellation.send(
+            baseURL: baseURL, answerID: id, httpClient: .cadence, bearerToken: bearerToken)
     }
 
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
@@ -116,7 +117,7 @@ public struct WebSocketTransport: ResearchTransport {
         if base.hasPrefix("ws://") { base = "http://" + base.dropFirst("ws://".count) }
         var request = HTTPClientRequest(url: base + "/v1/answers/ws")
         ServerAuthorization.add(bearerToken, to: &request.headers)
-        guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(5)),
+        guard let response = try? await HTTPClient.cadence.execute(request, timeout: .seconds(5)),
             response.status.code == 401
         else { return nil }
         let body = (try? await response.body.collect(upTo: 64 << 10)).map { String(buffer: $0) } ?? ""

@@ -56,6 +56,7 @@ struct DecodeCommand: ParsableCommand {
             // The events decoded before an error are still printed.
             items.forEach(print(item:))
             items.removeAll(keepingCapacity: true)
+            Self.flushOutput()
             return failure == nil
         }
         if failure == nil {
@@ -78,6 +79,7 @@ struct DecodeCommand: ParsableCommand {
             } catch {
                 failure = error
             }
+            Self.flushOutput()
             return failure == nil
         }
         if failure == nil {
@@ -113,6 +115,13 @@ struct DecodeCommand: ParsableCommand {
             line = "{\"comment\":\(JSONValue.string(text).jsonText)}"
         }
         Swift.print(line)
+    }
+
+    /// Hands what this chunk printed to the reader now. In a pipe `print` buffers stdout, so the
+    /// events of a live stream (`curl -N … | cadence decode --events`) waited for the buffer to fill
+    /// or the input to end.
+    static func flushOutput() {
+        fflush(nil)  // every output stream, stdout among them
     }
 
     /// Data longer than this is escaped and printed a piece at a time.

@@ -42,6 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var research: ResearchOptions
 
     func validate() throws {
+        guard (0...65535).contains(port) else {
+            // Bound as is, the port would wrap around (65537 is port 1) instead of failing.
+            throw ValidationError("--port must be from 0 (a free port) to 65535, not \(port)")
+        }
         if access.requiredToken == nil, !access.allowAnonymous, !Self.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) lets other machines connect, and without a token anyone could use this server: "
