@@ -79,6 +79,55 @@ public enum TerminalColumns {
     }
 }
 
+/// Makes text from outside (a model, a server, a file) safe to write to a terminal. A control
+/// character would act on the terminal instead of showing: ESC starts the sequences that clear the
+/// screen, move the cursor, retitle the window or write the clipboard, and CR overwrites the line.
+/// Each one (C0 but the line feed and tab, DEL, C1) is replaced by a visible symbol: C0 and DEL by
+/// its Unicode control picture (`␛`, `␍`, `␡`), C1 by `�`. Text without one is returned as it is,
+/// without a copy.
+///
+/// The markdown renderer (`ANSIRenderer`), the full-screen transcript and the command's printer
+/// pass everything they did not write themselves through it.
+///
+/// ```swift
+/// TerminalSanitizer.printable("a\u{1B}[2Jb")   // "a␛[2Jb"
+/// ```
+public enum TerminalSanitizer {
+    /// `text` with every control character but the line feed and tab replaced by a visible symbol.
+    public static func printable(_ text: String) -> String {
+        guard needsReplacing(text) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { out.append(printable(scalar)) }
+        return String(out)
+    }
+
+    /// The symbol a control scalar shows as; any other scalar unchanged.
+    public static func printable(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0x09, 0x0A: scalar
+        case 0x00..<0x20: Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
+        case 0x7F: "\u{2421}"
+        case 0x80..<0xA0: "\u{FFFD}"
+        default: scalar
+        }
+    }
+
+    /// Whether `text` holds a byte of such a character: below 0x20 (but LF and tab), 0x7F, or a C1
+    /// character's UTF-8 form (0xC2 then 0x80–0x9F).
+    static func needsReplacing(_ text: String) -> Bool {
+        var afterC2 = false
+        for byte in text.utf8 {
+            if byte < 0x20 {
+                if byte != 0x0A && byte != 0x09 { return true }
+            } else if byte == 0x7F || (afterC2 && byte < 0xA0) {
+                return true
+            }
+            afterC2 = byte == 0xC2
+        }
+        return false
+    }
+}
+
 enum TerminalText {
     /// Columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
     static func width(of character: Character) -> Int { TerminalColumns.width(of: character) }
@@ -135,7 +184,7 @@ enum TerminalText {
             wordWidth = 0
         }
         for span in spans {
-            for character in span.text {
+            for character in TerminalSanitizer.printable(span.text) {
                 if character == "\n" {
                     flushWord()
                     newLine()
@@ -159,7 +208,7 @@ enum TerminalText {
     static func hardWrap(_ text: String, width: Int) -> [String] {
         var pieces: [String] = [""]
         var column = 0
-        for character in text {
+        for character in TerminalSanitizer.printable(text) {
             let w = TerminalText.width(of: character)
             if column + w > max(width, 2) && column > 0 {
                 pieces.append("")
@@ -176,10 +225,11 @@ enum TerminalText {
         var out = ""
         for span in spans {
             let sgr = span.style.sgr
+            let text = TerminalSanitizer.printable(span.text)
             if colors && !sgr.isEmpty {
-                out += "\u{1B}[\(sgr)m\(span.text)\u{1B}[0m"
+                out += "\u{1B}[\(sgr)m\(text)\u{1B}[0m"
             } else {
-                out += span.text
+                out += text
             }
         }
         return out

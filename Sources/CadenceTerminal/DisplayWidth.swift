@@ -61,9 +61,11 @@ enum DisplayWidth {
     }
 
     /// Plain text broken into lines of at most `width` columns at spaces; a word longer than a line
-    /// is cut. Leading spaces are kept; lines after the first start with `indent`.
+    /// is cut. Leading spaces are kept; lines after the first start with `indent`. Control
+    /// characters show as symbols (``TerminalSanitizer``): the text may come from a server.
     static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
         let width = max(width, 1)
+        let text = TerminalSanitizer.printable(text)
         let leading = String(text.prefix { $0 == " " })
         var lines: [String] = []
         var line = leading

@@ -170,9 +170,10 @@ public struct TranscriptLayout: Sendable {
         var out = ["", style.bold("Sources")]
         for (index, source) in exchange.sources.enumerated() {
             let number = "[\(Source.citationNumber(of: source, at: index))]"
-            let plain = "  \(number) \(source.title) — \(source.url)"
+            let (title, url) = (TerminalSanitizer.printable(source.title), TerminalSanitizer.printable(source.url))
+            let plain = "  \(number) \(title) — \(url)"
             if DisplayWidth.of(plain) <= width {
-                out.append("  \(style.cyan(number)) \(source.title) — \(style.dim(source.url))")
+                out.append("  \(style.cyan(number)) \(title) — \(style.dim(url))")
             } else {
                 out += DisplayWidth.wrap(plain, width: width, indent: "      ")
             }

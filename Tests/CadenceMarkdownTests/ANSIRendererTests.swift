@@ -20,6 +20,41 @@ import Testing
         #expect(ANSIRenderer(colors: true).render(tree).contains("\u{1B}[1;35m"))
     }
 
+    /// Every escape sequence in `output` is one of the renderer's own SGR codes (`ESC [ digits ; m`).
+    static func onlySGR(_ output: String) -> Bool {
+        var scalars = output.unicodeScalars[...]
+        while let escape = scalars.firstIndex(of: "\u{1B}") {
+            scalars = scalars[scalars.index(after: escape)...]
+            guard scalars.first == "[" else { return false }
+            scalars = scalars.dropFirst()
+            let parameters = scalars.prefix { ("0"..."9").contains($0) || $0 == ";" }
+            scalars = scalars.dropFirst(parameters.count)
+            guard scalars.first == "m" else { return false }
+        }
+        return true
+    }
+
+    @Test func controlCharactersFromTheTextShowAsSymbols() {
+        // An answer (a model, a web page it read) may carry escape codes: clear the screen, set the
+        // window title, write the clipboard (OSC 52), or a CR that overwrites the line.
+        let hostile = "Hi \u{1B}[2J\u{1B}]0;PWNED\u{07} x\u{0D}y \u{9B}31m z\u{7F}"
+        let markdown = "\(hostile)\n\n`\(hostile)`\n\n```\n\(hostile)\n```\n\n| a |\n|---|\n| \(hostile) |\n"
+        let tree = MarkdownParser().parse(markdown)
+        let plain = ANSIRenderer(width: 200, colors: false).render(tree)
+        #expect(!plain.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F..<0xA0).contains($0.value) })
+        // (The CR is a line ending to markdown, so it never reaches the renderer.)
+        #expect(plain.contains("␛[2J␛]0;PWNED␇ x") && plain.contains("�31m z␡"), "\(plain)")
+        let styled = ANSIRenderer(width: 200, colors: true).render(tree)
+        #expect(Self.onlySGR(styled), "an escape sequence that is not the renderer's own: \(styled.debugDescription)")
+    }
+
+    @Test func theSanitizerLeavesOrdinaryTextAlone() {
+        let text = "Grüße, 日本, e\u{301}, tabs\tand\nlines, «»"
+        #expect(TerminalSanitizer.printable(text) == text)
+        #expect(!TerminalSanitizer.needsReplacing(text))
+        #expect(TerminalSanitizer.printable("a\u{1B}b\u{85}c\u{0}d\re") == "a␛b�c␀d␍e")
+    }
+
     @Test func wideCharactersCountTwoColumns() {
         let text = String(repeating: "漢字", count: 20)
         let output = ANSIRenderer(width: 20, colors: false).render(MarkdownParser().parse(text))

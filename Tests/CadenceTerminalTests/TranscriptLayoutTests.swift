@@ -31,6 +31,26 @@ import Testing
         #expect(plainLayout.lines(for: Self.exchange("Hello."), width: 40) == ["› What is SSE?", "", "Hello."])
     }
 
+    @Test func controlCharactersFromTheServerShowAsSymbols() {
+        // The question is the reader's, but the answer, the stage, the sources and the follow-ups
+        // come from the server: none may act on the terminal.
+        let hostile = "x\u{1B}]0;PWNED\u{07}\u{1B}[2J"
+        var exchange = Self.exchange(
+            "Text \(hostile)", phase: .failed(message: "boom \(hostile)"),
+            sources: [Source(id: "1", title: "T \(hostile)", url: "https://e.x/\(hostile)")],
+            followUps: ["Why \(hostile)?"])
+        exchange.question = "Q \(hostile)"
+        var layout = TranscriptLayout(colors: false)
+        let lines = layout.lines(for: exchange, width: 200)
+        let text = lines.joined(separator: "\n")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text.debugDescription)")
+        #expect(text.components(separatedBy: "x␛]0;PWNED␇␛[2J").count >= 5, "\(text)")
+        // Narrow: the source line wraps through the other path.
+        var narrow = TranscriptLayout(colors: false)
+        let wrapped = narrow.lines(for: exchange, width: 12).joined(separator: "\n")
+        #expect(!wrapped.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(wrapped.debugDescription)")
+    }
+
     @Test func aLongQuestionWrapsUnderItself() {
         var layout = TranscriptLayout(colors: false)
         var exchange = Self.exchange()

@@ -173,6 +173,31 @@ struct AskStallCommandTests {
         }
     }
 
+    @Test("escape codes in an answer, its sources and follow-ups print as symbols, not as commands to the terminal")
+    func escapeCodesAreShownNotObeyed() async throws {
+        // Clear the screen, retitle the window, write the clipboard (OSC 52): a model or a page it
+        // read can put any of these in the text.
+        let hostile = "\u{1B}[2J\u{1B}]0;PWNED\u{07}\u{1B}]52;c;aGk=\u{07}"
+        let engine = ScriptedEngine()
+        try await withServer(engine: engine) { server in
+            engine.push(
+                .token("Hello \(hostile) world [1]."),
+                .complete(
+                    Completion(
+                        sources: [Source(id: "1", title: "Title \(hostile)", url: "https://example.com/")],
+                        followUps: ["More \(hostile)?"])))
+            engine.finish()
+            // Into a pipe, without --plain: the sources and the follow-up questions print too.
+            let result = try await CadenceBinary.run(["ask", "--url", server.baseURL, "--no-history", "question"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let printed = result.stdout + result.stderr
+            #expect(!printed.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(printed.debugDescription)")
+            for shown in ["Hello ␛[2J␛]0;PWNED␇␛]52;c;aGk=␇ world", "Title ␛[2J", "More ␛[2J"] {
+                #expect(result.stdout.contains(shown), "\(result.stdout)")
+            }
+        }
+    }
+
     @Test("Ctrl-C in demo --plain cancels the answer and exits 130")
     func demoControlC() async throws {
         let child = try RunningBinary(["demo", "--plain", "--engine-delay-ms", "50"])

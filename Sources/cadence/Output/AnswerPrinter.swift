@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceMarkdown
 import CadenceUI
 import Foundation
 
@@ -45,7 +46,7 @@ struct AnswerPrinter {
             if text.isEmpty, reasoning?.wasShown == true { output.write("\n\n") }
             inText = true
             text += token
-            output.write(wrapped(token))
+            output.write(wrapped(TerminalSanitizer.printable(token)))
         case .sourcesMerged(let merged):
             sources = merged
         case .stageChanged(let stage):
@@ -91,7 +92,7 @@ struct AnswerPrinter {
 
     /// A stage or connection note: on its own line before the text; on stderr once text has begun.
     private func note(_ description: String?, always: Bool = false) {
-        guard let description, showsStages || always else { return }
+        guard let description = description.map(TerminalSanitizer.printable), showsStages || always else { return }
         if inText {
             if always { TerminalOutput.error(description) }
         } else if showsStages {
@@ -106,7 +107,8 @@ struct AnswerPrinter {
         guard !citations.isEmpty else { return [] }
         return ["", "Not supported by the cited source (the citation may be wrong):"]
             + citations.map { citation in
-                let sentence = citation.sentence.count > 100 ? citation.sentence.prefix(99) + "…" : Substring(citation.sentence)
+                let text = TerminalSanitizer.printable(citation.sentence)
+                let sentence = text.count > 100 ? text.prefix(99) + "…" : Substring(text)
                 return "  [\(citation.source)]? \"\(sentence)\""
             }
     }
@@ -119,14 +121,15 @@ struct AnswerPrinter {
             output.line(output.bold("Sources"))
             for (index, source) in sources.enumerated() {
                 let number = output.cyan("[\(Int(source.id) ?? index + 1)]")
-                output.line("  \(number) \(source.title) — \(output.dim(source.url))")
+                let (title, url) = (TerminalSanitizer.printable(source.title), TerminalSanitizer.printable(source.url))
+                output.line("  \(number) \(title) — \(output.dim(url))")
             }
         }
         for line in Self.unsupportedLines(unsupported) { output.line(line == "" ? "" : output.dim(line)) }
         if showsStages, !followUps.isEmpty {
             output.line()
             output.line(output.bold("Follow-up questions"))
-            for question in followUps { output.line("  • \(question)") }
+            for question in followUps { output.line("  • \(TerminalSanitizer.printable(question))") }
         }
         if let note = finishReason.flatMap(Self.note(finishing:)) { TerminalOutput.error(note) }
     }
@@ -163,6 +166,6 @@ final class ReasoningText: @unchecked Sendable {
 
     func write(_ delta: String) {
         lock.withLock { shown = true }
-        output.write(output.dim(delta))
+        output.write(output.dim(TerminalSanitizer.printable(delta)))
     }
 }

@@ -1,3 +1,4 @@
+import CadenceMarkdown
 import CadenceTerminal
 
 #if canImport(Glibc)
@@ -45,7 +46,9 @@ struct TerminalOutput {
         return 80
     }
 
+    /// Writes `cadence: text` on stderr. The text may quote a server (an error body), so control
+    /// characters show as symbols (`TerminalSanitizer`).
     static func error(_ text: String) {
-        write("cadence: \(text)\n", to: STDERR_FILENO)
+        write("cadence: \(TerminalSanitizer.printable(text))\n", to: STDERR_FILENO)
     }
 }
