@@ -222,6 +222,26 @@ struct CommandTests {
         #expect(result.stdout.isEmpty, "nothing listened")
         #expect(result.stderr.contains("--port"), "stderr: \(result.stderr)")
     }
+
+    @Test(
+        "an empty question or a URL that is not a server's is a usage error (64), asked of nobody and saved nowhere",
+        arguments: [
+            (["ask", "--url", "http://127.0.0.1:9", ""], "the question is empty"),
+            (["ask", "--url", "http://127.0.0.1:9", " \n "], "the question is empty"),
+            (["demo", "--plain", "--question", "  "], "--question is empty"),
+            (["ask", "--url", "notaurl", "question"], "--url notaurl is not a server's URL"),
+            (["ask", "--url", "ftp://example.com", "question"], "is not a server's URL"),
+            (["chat", "--url", "http://", "--plain"], "is not a server's URL"),
+            (["demo", "--plain", "--url", "127.0.0.1:8080"], "is not a server's URL"),
+        ])
+    func emptyQuestionsAndBadURLsAreUsageErrors(arguments: [String], says: String) async throws {
+        // Before, the question went to the server (400, exit 1) and was saved as a failed
+        // conversation; a bad URL failed only when the connection did.
+        let result = try await CadenceBinary.run(arguments)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(says), "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
 }
 
 @Suite("The cadence command with model providers")

@@ -28,6 +28,10 @@ struct AskCommand: AsyncParsableCommand {
     @Argument(help: "The question.")
     var question: String
 
+    func validate() throws {
+        try CommandInput.validateQuestion(question)
+    }
+
     func run() async throws {
         try source.validateSource()
         try await source.withResearchServer { source in try await ask(with: source) }

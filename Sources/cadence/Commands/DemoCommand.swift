@@ -50,6 +50,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         try model.validate(url: url)
+        try CommandInput.validateServerURL(url)
+        try CommandInput.validateQuestion(question, option: "--question")
         if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
         try AccessToken.validate(token)
     }
