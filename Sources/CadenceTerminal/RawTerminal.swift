@@ -150,18 +150,21 @@ public final class RawTerminal: TerminalDevice {
 
     /// Writes all of `text` to a file descriptor, unbuffered, through interrupted and would-block
     /// writes; the command's line output uses it too.
-    package nonisolated static func writeAll(_ text: String, to descriptor: Int32) {
+    /// Returns 0, or the `errno` of the write that failed (`EPIPE`: the reader closed the pipe).
+    @discardableResult
+    package nonisolated static func writeAll(_ text: String, to descriptor: Int32) -> Int32 {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes -> Int32 in
             var offset = 0
             while offset < bytes.count {
                 let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
-                    return
+                    return errno
                 }
                 offset += written
             }
+            return 0
         }
     }
 

@@ -173,6 +173,53 @@ struct AskStallCommandTests {
         }
     }
 
+    @Test("a reader that closes the output (| head) cancels the answer, on the server too, and ask exits 141")
+    func closedOutputCancels() async throws {
+        // Before, ask went on streaming (and a model went on writing, and billing) to a closed pipe,
+        // and exited 0 as if the answer had been read.
+        let engine = ScriptedEngine()
+        try await withServer(engine: engine) { server in
+            engine.push(.token("Partial "))
+            let process = Process()
+            process.executableURL = CadenceBinary.url
+            process.arguments = ["ask", "--url", server.baseURL, "--plain", "--no-history", "question"]
+            process.environment = ProcessInfo.processInfo.environment.merging(CadenceBinary.isolatedHistory) { $1 }
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let watchdog = CadenceBinary.killIfHung(process)
+            defer { watchdog.cancel() }
+            // Read until the first text arrives, then close the pipe as `head` does when it has enough.
+            let read = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+                Thread.detachNewThread {
+                    var text = ""
+                    while !text.contains("Partial") {
+                        let data = out.fileHandleForReading.availableData
+                        if data.isEmpty { break }
+                        text += String(decoding: data, as: UTF8.self)
+                    }
+                    try? out.fileHandleForReading.close()
+                    continuation.resume(returning: text)
+                }
+            }
+            #expect(read.contains("Partial"))
+            engine.push(.token("more text nobody reads "))  // its write finds the pipe closed
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    process.waitUntilExit()
+                    continuation.resume()
+                }
+            }
+            #expect(process.terminationReason == .exit && process.terminationStatus == 141)
+            // Bounded for a failing test (not a timing).
+            let stopped = (try? await withDeadline(.seconds(10), "the engine's cancellation") {
+                await engine.cancelled.wait()
+            }) != nil
+            #expect(stopped, "the server's engine was not cancelled")
+        }
+    }
+
     @Test("escape codes in an answer, its sources and follow-ups print as symbols, not as commands to the terminal")
     func escapeCodesAreShownNotObeyed() async throws {
         // Clear the screen, retitle the window, write the clipboard (OSC 52): a model or a page it

@@ -57,18 +57,19 @@ enum AnswerSession {
         }
         var (shown, recording, text, streamEnding) = result
         if streamEnding == nil {
-            // Only Ctrl-C ends the updates early: the stream itself always ends with a terminal one.
+            // Only Ctrl-C (or a closed output) ends the updates early: the stream itself always ends
+            // with a terminal one.
             let cancelled = AnswerUpdate.cancelled(partialText: text)
             await recording?.record(cancelled)
             show(&shown, cancelled)
         }
-        if interrupted {
-            // The command exits next: not before the server was asked to stop the answer (the
-            // request gives up after a few seconds; a second Ctrl-C quits at once). Whether the
-            // updates ended early or with the stream's own `cancelled` (the stream can deliver it
-            // as the reader leaves), the stream may still be sending that request.
-            await AnswerStream.waitUntilAllEnded()
-        }
+        guard let interrupted else { return (shown, streamEnding ?? .cancelled) }
+        // The command exits next: not before the server was asked to stop the answer (the request
+        // gives up after a few seconds; a second Ctrl-C quits at once). Whether the updates ended
+        // early or with the stream's own `cancelled` (the stream can deliver it as the reader
+        // leaves), the stream may still be sending that request.
+        await AnswerStream.waitUntilAllEnded()
+        if interrupted == .outputClosed, streamEnding != .completed { return (shown, .outputClosed) }
         return (shown, streamEnding ?? .cancelled)
     }
 }

@@ -139,7 +139,8 @@ struct ChatCommand: AsyncParsableCommand {
                 turns.removeLast()  // the conversation goes on without the unfinished turn
             }
             if !source.format.json { output.line() }
-            if answered.ending == .cancelled { break }  // Ctrl-C ends the chat, as it would at the prompt
+            // Ctrl-C ends the chat, as it would at the prompt; so does a closed output.
+            if answered.ending == .cancelled || answered.ending == .outputClosed { break }
         }
         return worst
     }

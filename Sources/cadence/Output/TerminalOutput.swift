@@ -21,12 +21,16 @@ struct TerminalOutput {
         getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
     }
 
+    /// Writes to stdout. When its reader has closed it (`cadence ask … | head -1`), the answer
+    /// being printed is cancelled as Ctrl-C would (``Interrupt/outputClosed()``): nobody reads it.
     func write(_ text: String) {
-        Self.write(text, to: STDOUT_FILENO)
+        if Self.write(text, to: STDOUT_FILENO) == EPIPE { Interrupt.outputClosed() }
     }
 
     /// Writes all of `text` to a file descriptor, unbuffered, so streamed text appears at once.
-    static func write(_ text: String, to descriptor: Int32) {
+    /// Returns 0, or the `errno` of the write that failed.
+    @discardableResult
+    static func write(_ text: String, to descriptor: Int32) -> Int32 {
         RawTerminal.writeAll(text, to: descriptor)
     }
 

@@ -10,6 +10,7 @@ import CadenceCore
 /// | 64 | usage error (ArgumentParser's) |
 /// | 124 | a timeout ended it early: the partial text is printed (as `timeout(1)` does) |
 /// | 130 | cancelled with Ctrl-C: what arrived is printed and saved as cancelled |
+/// | 141 | cancelled because its reader closed the output (`| head`), as SIGPIPE would end it |
 enum AnswerEnding: Sendable, Equatable {
     case completed
     /// A timeout ended the answer with partial text; `note` says so.
@@ -17,12 +18,14 @@ enum AnswerEnding: Sendable, Equatable {
     /// The answer failed; `reason` is its one-line message.
     case failed(reason: String)
     case cancelled
+    /// The output's reader closed it (`cadence ask … | head -1`): cancelled, nobody reads on.
+    case outputClosed
 
     /// The `--help` text that documents the exit status.
     static let exitStatusHelp = """
         Exit status: 0 the answer completed; 1 it failed (what arrived is printed, and the reason on \
         stderr); 64 usage error; 124 a timeout ended it early (the partial text is printed); 130 \
-        cancelled with Ctrl-C.
+        cancelled with Ctrl-C; 141 cancelled because the output was closed (as by `| head`).
         """
 
     /// The ending an update announces, or `nil` for an update that does not end the answer.
@@ -49,6 +52,7 @@ enum AnswerEnding: Sendable, Equatable {
         case .failed: .failure
         case .timedOut: ExitCode(124)
         case .cancelled: ExitCode(130)
+        case .outputClosed: ExitCode(141)
         }
     }
 
@@ -59,7 +63,7 @@ enum AnswerEnding: Sendable, Equatable {
         case .completed: 0
         case .timedOut: 1
         case .failed: 2
-        case .cancelled: 3
+        case .cancelled, .outputClosed: 3
         }
     }
 
@@ -70,6 +74,7 @@ enum AnswerEnding: Sendable, Equatable {
         case .timedOut(let note): TerminalOutput.error("note: \(note)")
         case .failed(let reason): TerminalOutput.error(reason)
         case .cancelled: TerminalOutput.error("cancelled")
+        case .outputClosed: return  // silent, as a process SIGPIPE ends is
         }
     }
 
