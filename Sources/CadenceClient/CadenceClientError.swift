@@ -51,11 +51,20 @@ public struct CadenceClientError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     static func httpStatus(_ status: Int, reason: String, body: String, retryAfter: Duration?) -> CadenceClientError {
-        let detail = Self.serverMessage(in: body) ?? body.trimmingCharacters(in: .whitespacesAndNewlines)
-        let suffix = detail.isEmpty ? "" : ": \(detail.prefix(500))"
+        let detail = Self.oneLine(Self.serverMessage(in: body) ?? body, limit: 300)
+        let suffix = detail.isEmpty ? "" : ": \(detail)"
         return CadenceClientError(
             .httpStatus, message: "the server answered HTTP \(status) \(reason)\(suffix)", status: status, body: body,
             retryable: ModelError.isRetryable(status: status), retryAfter: retryAfter)
+    }
+
+    /// `text` on one line, for a message: runs of white space (line breaks among them) become one
+    /// space, and past `limit` characters it is cut with `…` (an HTML error page is long).
+    static func oneLine(_ text: String, limit: Int) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        var line = words.joined(separator: " ")
+        if line.count > limit { line = line.prefix(limit - 1) + "…" }
+        return line
     }
 
     /// The provider's or server's message in a JSON error body.

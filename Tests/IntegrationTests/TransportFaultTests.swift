@@ -166,17 +166,19 @@ struct TransportFaultTests {
         try await Self.withFaultServer { server, _ in
             // AsyncHTTPClient's request deadline used to be this timeout, and it failed the request
             // mid-body: every SSE stream broke 30 s after it opened, a model's answer after 60 s.
-            let transport = SSETransport(baseURL: server.baseURL, connectTimeout: .milliseconds(100))
+            // 1 s, not less: on a loaded machine (tests in parallel) the head itself can take a few
+            // hundred milliseconds.
+            let transport = SSETransport(baseURL: server.baseURL, connectTimeout: .seconds(1))
             let gate = FaultGate()
             let connection = try await Self.openStalling(server, transport, gate: gate, keepalives: true)
-            // Keepalives every 10 ms on the server's clock: 40 of them take well past the 100 ms;
-            // then the rest of the answer comes on the same connection.
+            // Keepalives every 10 ms on the server's clock, never faster: 150 of them take at least
+            // 1.5 s, past the 1 s; then the rest of the answer comes on the same connection.
             let received = await receive(connection) { received in
-                if received.keepalives == 40 { gate.release() }
+                if received.keepalives == 150 { gate.release() }
                 return false
             }
             #expect(received.error == nil, "\(String(describing: received.error))")
-            #expect(received.keepalives >= 40)
+            #expect(received.keepalives >= 150)
             #expect(received.events == Self.script.events)
         }
     }
