@@ -84,6 +84,9 @@ public struct PacingTrace: Sendable, Decodable {
         return trace
     }
 
+    /// The longest trace a replay takes: an hour, in milliseconds.
+    public static let longestMilliseconds: Double = 3_600_000
+
     private func validate(source: String) throws(PacingError) {
         var problems: [String] = []
         if arrivals.isEmpty { problems.append("\"arrivals\" is empty") }
@@ -98,6 +101,11 @@ public struct PacingTrace: Sendable, Decodable {
         }
         if !endMilliseconds.isFinite || endMilliseconds < previous {
             problems.append("\"end_ms\" \(endMilliseconds) is not at or after the last arrival")
+        } else if endMilliseconds > Self.longestMilliseconds {
+            // A replay runs frame by frame: a trace of days (times in epoch milliseconds by
+            // mistake) would run for hours and print millions of frames.
+            problems.append(
+                "\"end_ms\" \(endMilliseconds) is more than an hour: times are milliseconds from the stream's start")
         }
         if arrivals.allSatisfy(\.chunk.isEmpty) { problems.append("the trace carries no text") }
         guard problems.isEmpty else {

@@ -92,5 +92,14 @@ struct PacingReplayTests {
             #expect(error.code == .invalidTrace)
             #expect(error.message.contains("earlier"))
         }
+        // Epoch milliseconds by mistake: the replay would run frame by frame for ages.
+        let epoch = #"{"name":"x","arrivals":[[1764100000000,"ab"]],"end_ms":1764100000500}"#
+        do {
+            _ = try PacingTrace.decode(Array(epoch.utf8))
+            Issue.record("a trace of decades was accepted")
+        } catch {
+            #expect(error.code == .invalidTrace)
+            #expect(error.message.contains("more than an hour"), "\(error.message)")
+        }
     }
 }
