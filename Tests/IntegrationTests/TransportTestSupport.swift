@@ -96,6 +96,13 @@ final class ScriptedEngine: AnswerEngine, Sendable {
     }
 
     func finish() { continuation.finish() }
+
+    /// Whether the server cancels this engine's answer within `timeout`. The cancel reaches the
+    /// engine through the server's own tasks just after the request; the deadline only turns a
+    /// missing cancel into a failure instead of a hang, it is not a timing.
+    func isCancelled(within timeout: Duration = .seconds(10)) async -> Bool {
+        (try? await withDeadline(timeout, "the engine's cancellation") { await self.cancelled.wait() }) != nil
+    }
 }
 
 /// The corpus engine with no delays: the same question gives the same events.
