@@ -16,7 +16,8 @@ struct DemoCommand: AsyncParsableCommand {
             In a terminal the answer opens full-screen: research stages, text revealed at a steady pace, \
             live markdown, numbered sources and follow-ups. Ask more below; PgUp/PgDn or the mouse wheel \
             scroll, End follows again, Ctrl-C cancels an answer, Ctrl-C again (or Ctrl-D) quits.
-            In a pipe, or with --plain, it prints plain streaming text; --json prints JSON lines.
+            In a pipe it streams text without escape codes (stages, answer, sources, follow-ups); \
+            --plain prints only the answer and its sources; --json prints JSON lines.
             With --provider P --model M the embedded server researches with your model instead of the \
             offline corpus engine (for example --provider ollama --model llama3.2).
             With --url the demo asks a running Cadence server (or a load balancer in front of several) \

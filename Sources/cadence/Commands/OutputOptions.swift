@@ -3,7 +3,9 @@ import ArgumentParser
 /// How `ask`, `chat` and `demo` print answers: full-screen or streaming lines on a terminal (the
 /// default), plain text with `--plain`, JSON lines with `--json`.
 struct OutputOptions: ParsableArguments {
-    @Flag(name: .long, help: "Plain output: the answer text, then the numbered sources (also when stdout is not a terminal).")
+    @Flag(
+        name: .long,
+        help: "Plain output: only the answer text, then the numbered sources (no stages or follow-ups; a pipe gets no escape codes even without it).")
     var plain = false
 
     @Flag(name: .long, help: "Print each answer's updates as JSON lines.")
