@@ -104,6 +104,7 @@ let package = Package(
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
                 "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch", .product("ArgumentParser"),
+                .product("NIOConcurrencyHelpers"),
             ]),
         .target(
             name: "CadenceBenchmarkKit",

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -31,17 +31,13 @@ enum Interrupt {
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> (value: T, interrupted: Reason?) {
         let queue = DispatchQueue(label: "cadence.interrupt")
-        let presses = Presses()
         let task = Task { try await body() }
         let running = Running(task)
-        Running.current.withLock { $0 = running }
+        Running.current.withLockedValue { $0 = running }
         signal(SIGINT, SIG_IGN)  // the dispatch source below is told instead
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: queue)
         source.setEventHandler {
-            presses.count += 1
-            if presses.count == 1 {
-                running.cancel(.controlC)
-            } else {
+            if !running.controlC() {
                 signal(SIGINT, SIG_DFL)  // the second Ctrl-C: stop waiting for a clean end
                 raise(SIGINT)
             }
@@ -50,7 +46,7 @@ enum Interrupt {
         defer {
             source.cancel()
             signal(SIGINT, SIG_DFL)
-            Running.current.withLock { if $0 === running { $0 = nil } }
+            Running.current.withLockedValue { if $0 === running { $0 = nil } }
         }
         let value = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         return (value, running.reason)
@@ -58,47 +54,37 @@ enum Interrupt {
 
     /// Stdout's reader has closed it: cancels what ``cancellable(_:)`` runs now, if anything.
     static func outputClosed() {
-        Running.current.withLock { $0 }?.cancel(.outputClosed)
-    }
-
-    /// Ctrl-C presses so far. Read and written only on the interrupt's serial queue.
-    private final class Presses: @unchecked Sendable {
-        var count = 0
+        Running.current.withLockedValue { $0 }?.cancel(.outputClosed)
     }
 
     /// The body being run, and what cancelled it first.
-    private final class Running: @unchecked Sendable {
+    private final class Running: Sendable {
         /// The body ``cancellable(_:)`` runs now.
-        static let current = Locked<Running?>(nil)
+        static let current = NIOLockedValueBox<Running?>(nil)
 
         private let cancelTask: @Sendable () -> Void
-        private let state = Locked<Reason?>(nil)
+        /// What cancelled the body first, and how many times Ctrl-C was pressed.
+        private let state = NIOLockedValueBox<(reason: Reason?, presses: Int)>((nil, 0))
 
         init<T: Sendable>(_ task: Task<T, any Error>) {
             cancelTask = { task.cancel() }
         }
 
-        var reason: Reason? { state.withLock { $0 } }
+        var reason: Reason? { state.withLockedValue { $0.reason } }
 
         func cancel(_ reason: Reason) {
-            state.withLock { if $0 == nil { $0 = reason } }
+            state.withLockedValue { if $0.reason == nil { $0.reason = reason } }
             cancelTask()
         }
-    }
 
-    /// A value behind a lock.
-    private final class Locked<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Value
-
-        init(_ value: Value) {
-            self.value = value
-        }
-
-        func withLock<R>(_ body: (inout Value) -> R) -> R {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
+        /// Ctrl-C: cancels the body; false from the second press on (which then quits at once).
+        func controlC() -> Bool {
+            let first = state.withLockedValue { state -> Bool in
+                state.presses += 1
+                return state.presses == 1
+            }
+            if first { cancel(.controlC) }
+            return first
         }
     }
 }
