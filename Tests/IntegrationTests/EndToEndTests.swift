@@ -31,7 +31,7 @@ struct EndToEndTests {
             #expect(cited.isSubset(of: Set(sources.map(\.id))))
             // Sequence numbers count up from 1 without gaps; the stream ends with `complete`.
             let sequences = events.compactMap(\.sequence)
-            #expect(sequences == Array(1...sequences.count))
+            #expect(sequences == numbered(sequences.count))
             guard case .complete(let completion) = events.last?.kind else {
                 Issue.record("the last event is not complete: \(String(describing: events.last))")
                 return

@@ -104,7 +104,7 @@ struct MultiNodeFailureTests {
             #expect(connection.ending == .serverClosed, "the stream ends cleanly after the error event")
             #expect(connection.errorCode == "interrupted", "\(connection.events.last as Any)\n\(cluster.logs)")
             #expect(reference.text.hasPrefix(connection.text), "the partial text is what the owner produced")
-            #expect(connection.sequences == Array(1...connection.events.count))
+            #expect(connection.sequences == numbered(connection.events.count))
         }
         let waited = ContinuousClock.now - killed
         // Lease expiry plus a heartbeat and a check: seconds, never unbounded.

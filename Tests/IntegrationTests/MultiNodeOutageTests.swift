@@ -33,7 +33,7 @@ struct MultiNodeOutageTests {
             let connection = try await reader.value
             #expect(connection.endsWithComplete, "reader \(index): \(connection.events.last as Any)\n\(cluster.logs)")
             #expect(connection.text == reference.text, "reader \(index)")
-            #expect(connection.sequences == Array(1...connection.events.count))
+            #expect(connection.sequences == numbered(connection.events.count))
         }
         let ownClient = try await asker.value
         #expect(reference.text.hasPrefix(ownClient.text), "the owner's own client: \(ownClient.ending)")
@@ -61,7 +61,7 @@ struct MultiNodeOutageTests {
         for reader in onOwner.readers + onOther.readers { endings.append(try await reader.value) }
         for connection in endings {
             #expect(connection.errorCode == "cancelled", "\(connection.events.last as Any)\n\(cluster.logs)")
-            #expect(connection.sequences == Array(1...connection.events.count))
+            #expect(connection.sequences == numbered(connection.events.count))
         }
         #expect(Set(endings.map(\.events)).count == 1, "every reader saw the same events")
     }

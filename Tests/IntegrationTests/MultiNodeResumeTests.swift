@@ -11,7 +11,7 @@ struct MultiNodeResumeTests {
         try await Self.withReference { cluster, reference in
             let b = cluster.nodes[1].baseURL
             try #require(reference.ending == .serverClosed, "node A's answer: \(reference)")
-            try #require(reference.sequences == Array(1...reference.events.count), "node A numbers events 1…n")
+            try #require(reference.sequences == numbered(reference.events.count), "node A numbers events 1…n")
             try #require(reference.tokenCount > 20, "a long enough answer to cut: \(reference.text)")
 
             // What node B sends after each possible Last-Event-ID, 0 (everything) to the last (nothing).
@@ -87,7 +87,7 @@ struct MultiNodeResumeTests {
                 #expect(
                     rest.ending == .serverClosed && rest.endsWithComplete, "cut at \(cut): \(rest.events.last as Any)")
                 #expect(
-                    first.sequences + rest.sequences == Array(1...(first.events.count + rest.events.count)),
+                    first.sequences + rest.sequences == numbered(first.events.count + rest.events.count),
                     "cut at \(cut): A sent \(first.sequences), B sent \(rest.sequences)")
                 #expect(first.text + rest.text == reference.text, "cut at \(cut)")
                 #expect(

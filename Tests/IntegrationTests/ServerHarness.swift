@@ -11,3 +11,7 @@ func withServer<T>(
     let running = try await ReferenceServer(engine: engine, configuration: configuration).start()
     return try await withReleasing(running, release: { await $0.shutdown() }, body)
 }
+
+/// 1, 2, … `count`: the sequence numbers of `count` events, and none for none, where `Array(1...count)`
+/// would trap and end the whole test process when a connection received nothing.
+func numbered(_ count: Int) -> [Int] { Array(1..<count + 1) }

@@ -32,7 +32,7 @@ struct TransportTests {
             let (_, viaSSE) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
             #expect(received.error == nil, "\(String(describing: received.error))")
             #expect(answerID?.isEmpty == false)
-            #expect(received.sequences == Array(1...received.sequences.count))
+            #expect(received.sequences == numbered(received.sequences.count))
             #expect(received.endsWithComplete)
             #expect(!received.text.isEmpty)
             #expect(received.comparableEvents == viaSSE.comparableEvents)
