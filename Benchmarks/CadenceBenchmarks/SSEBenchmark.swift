@@ -55,24 +55,26 @@ enum SSEBenchmark {
         }
     }
 
+    /// What one case measured, and the rates the table prints.
+    struct Figures: Sendable {
+        var name: String
+        var mebibytes: Double
+        var events: Int
+        /// The best time of the decoding, and of an LF scan of the same bytes measured right after it.
+        var seconds, lineFeedScanSeconds: Double
+
+        var mebibytesPerSecond: Double { mebibytes / seconds }
+        var millionEventsPerSecond: Double { Double(events) / seconds / 1e6 }
+        var lineFeedScanMebibytesPerSecond: Double { mebibytes / lineFeedScanSeconds }
+        /// The decoding's throughput as a share of the LF scan's, in percent.
+        var shareOfLineFeedScan: Double { 100 * lineFeedScanSeconds / seconds }
+    }
+
     /// One case: a stream and a way of feeding it.
     struct Case: Sendable {
         var name: String
         var stream: Stream
         var feeding: Feeding
-    }
-
-    /// What one case measured: the figures the table prints.
-    struct Figures: Sendable {
-        var name: String
-        var mebibytes: Double
-        var events: Int
-        var mebibytesPerSecond: Double
-        var millionEventsPerSecond: Double
-        /// The LF scan of the same bytes, measured right after the decoding.
-        var lineFeedScanMebibytesPerSecond: Double
-        /// The decoding's throughput as a share of the LF scan's, in percent.
-        var shareOfLineFeedScan: Double { 100 * mebibytesPerSecond / lineFeedScanMebibytesPerSecond }
     }
 
     /// The cases, by name. Issue 16's goals are about `tokens-borrowed` (and `tokens`, the same events as
@@ -123,12 +125,9 @@ enum SSEBenchmark {
             return nil
         }
         let scanned = stopwatch.best { LineFeedScan.count(stream, chunkSize: chunkSize) }
-        let mebibytes = Double(stream.count) / Double(1 << 20)
         return Figures(
-            name: testCase.name, mebibytes: mebibytes, events: decoded.result,
-            mebibytesPerSecond: mebibytes / decoded.seconds,
-            millionEventsPerSecond: Double(decoded.result) / decoded.seconds / 1e6,
-            lineFeedScanMebibytesPerSecond: mebibytes / scanned.seconds)
+            name: testCase.name, mebibytes: Double(stream.count) / Double(1 << 20), events: decoded.result,
+            seconds: decoded.seconds, lineFeedScanSeconds: scanned.seconds)
     }
 
     /// One row of the table.

@@ -86,6 +86,10 @@ public struct AnswerStream: AsyncSequence, Sendable {
 /// The loop that owns one answer's machine, connection and timer. Every input arrives on one
 /// channel, tagged with the connection it belongs to, so a late event from a closed or replaced
 /// connection is dropped before it reaches the machine.
+///
+/// The research engine's driver (`ResearchDriver`, in CadenceResearch) has the same skeleton around
+/// another machine and shares its parts, ``DeadlineTimer`` and ``NumberedTask``. `duplicates` still
+/// pairs their input loops: a `switch` of the same form over other inputs and machine calls.
 enum AnswerStreamDriver {
     enum Input: Sendable {
         case opened(connection: Int, answerID: String?)
@@ -102,12 +106,11 @@ enum AnswerStreamDriver {
         let now = timer.now
         let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
         var machine = AnswerStreamMachine(configuration: stream.configuration, random: stream.makeRandom())
-        var connectionTask: Task<Void, Never>?
-        var connectionNumber = 0
+        var connection = NumberedTask()
         var answerID: String?
 
         defer {
-            connectionTask?.cancel()
+            connection.cancel()
             timer.cancel()
             inputContinuation.finish()
             updates.finish()
@@ -121,16 +124,11 @@ enum AnswerStreamDriver {
                     updates.yield(update)
                     if update.isTerminal { return false }
                 case .closeConnection:
-                    connectionTask?.cancel()
-                    connectionTask = nil
-                    connectionNumber += 1
+                    connection.close()
                 case .connect(let cursor):
-                    connectionTask?.cancel()
-                    connectionNumber += 1
-                    connectionTask = openConnection(
-                        number: connectionNumber, stream: stream,
-                        resume: cursor,
-                        inputs: inputContinuation)
+                    connection.start {
+                        openConnection(number: $0, stream: stream, resume: cursor, inputs: inputContinuation)
+                    }
                 }
             }
             timer.keep(machine.nextDeadline) { inputContinuation.yield(.deadline) }
@@ -144,16 +142,16 @@ enum AnswerStreamDriver {
             case .deadline:
                 timer.fired()
                 actions = machine.deadlinePassed(now: now())
-            case .opened(let number, let id) where number == connectionNumber:
+            case .opened(let number, let id) where number == connection.number:
                 answerID = id ?? answerID
                 actions = machine.connected(answerID: id, now: now())
-            case .item(let number, .event(let event)) where number == connectionNumber:
+            case .item(let number, .event(let event)) where number == connection.number:
                 actions = machine.received(event, now: now())
-            case .item(let number, .keepalive) where number == connectionNumber:
+            case .item(let number, .keepalive) where number == connection.number:
                 actions = machine.keepAliveReceived(now: now())
-            case .closed(let number) where number == connectionNumber:
+            case .closed(let number) where number == connection.number:
                 actions = machine.connectionClosed(now: now())
-            case .failed(let number, let failure) where number == connectionNumber:
+            case .failed(let number, let failure) where number == connection.number:
                 actions = machine.connectionFailed(failure, now: now())
             default:
                 continue  // from a connection that is no longer current

@@ -79,13 +79,12 @@ enum ResearchDriver {
         var timer = initialTimer
         let now = timer.now
         let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
-        var callTask: Task<Void, Never>?
-        var callNumber = 0
+        var modelCall = NumberedTask()
         /// When the current model call was made, until its first token arrives.
         var callAwaitingFirstToken: Duration?
 
         defer {
-            callTask?.cancel()
+            modelCall.cancel()
             timer.cancel()
             inputContinuation.finish()
             events.finish()
@@ -104,15 +103,11 @@ enum ResearchDriver {
                 case .finish:
                     return false
                 case .closeModelCall:
-                    callTask?.cancel()
-                    callTask = nil
-                    callNumber += 1
+                    modelCall.close()
                     callAwaitingFirstToken = nil
                 case .callModel(let call):
-                    callTask?.cancel()
-                    callNumber += 1
                     callAwaitingFirstToken = now()
-                    callTask = startCall(call, number: callNumber, client: engine.client, inputs: inputContinuation)
+                    modelCall.start { startCall(call, number: $0, client: engine.client, inputs: inputContinuation) }
                 case .search(let queries):
                     let results = queries.map(engine.search)
                     pending += machine.searchCompleted(results, now: now())
@@ -129,15 +124,15 @@ enum ResearchDriver {
             case .deadline:
                 timer.fired()
                 actions = machine.deadlinePassed(now: now())
-            case .event(let number, let event) where number == callNumber:
+            case .event(let number, let event) where number == modelCall.number:
                 if let madeAt = callAwaitingFirstToken, event.isToken {
                     callAwaitingFirstToken = nil
                     engine.observer?.modelFirstToken(after: now() - madeAt)
                 }
                 actions = machine.modelEvent(event, now: now())
-            case .ended(let number) where number == callNumber:
+            case .ended(let number) where number == modelCall.number:
                 actions = machine.modelEnded(now: now())
-            case .failed(let number, let failure) where number == callNumber:
+            case .failed(let number, let failure) where number == modelCall.number:
                 actions = machine.modelFailed(failure, now: now())
             default:
                 continue  // from a call that is no longer current

@@ -5,19 +5,18 @@ import Testing
 @Suite struct BM25Tests {
     /// A small corpus where the right answer to each query is obvious to a person.
     static let corpus = Corpus(documents: [
-        Document(
-            collection: "net", path: "retry.md",
-            text: "# Retrying requests\n\nRetry failed requests with exponential backoff. Add jitter to the backoff."),
-        Document(
-            collection: "net", path: "sse.md",
-            text: "# Server-Sent Events\n\nThe server streams events over HTTP. Each event has an id."),
-        Document(
-            collection: "net", path: "websocket.md",
-            text: "# WebSockets\n\nA WebSocket is a two-way connection. The server and the client both send frames."),
-        Document(
-            collection: "food", path: "bread.md",
-            text: "# Baking bread\n\nKnead the dough, let it rise, and bake it in a hot oven. The server is a baker."),
+        page("retry.md", "Retrying requests", "Retry failed requests with exponential backoff. Add jitter to the backoff."),
+        page("sse.md", "Server-Sent Events", "The server streams events over HTTP. Each event has an id."),
+        page("websocket.md", "WebSockets", "A WebSocket is a two-way connection. The server and the client both send frames."),
+        page(
+            "bread.md", in: "food", "Baking bread",
+            "Knead the dough, let it rise, and bake it in a hot oven. The server is a baker."),
     ])
+
+    /// A markdown document with a title and one paragraph.
+    static func page(_ path: String, in collection: String = "net", _ title: String, _ text: String) -> Document {
+        Document(collection: collection, path: path, text: "# \(title)\n\n\(text)")
+    }
 
     @Test(arguments: [
         ("exponential backoff", "retry.md"),

@@ -22,7 +22,6 @@ public struct AnthropicDecoder: Sendable {
     }
 
     private var choices = ChoiceTracker()
-    private var ended = false
     private var blocks: [Int: Block] = [:]
     private var toolCallCount = 0
     private var uncachedInputTokens = 0
@@ -37,9 +36,7 @@ public struct AnthropicDecoder: Sendable {
 
     /// Ends the stream: without a `stop_reason` or `message_stop` the answer finishes as
     /// ``FinishReason/truncated``.
-    public mutating func finish() -> [ModelEvent] {
-        ended ? [] : choices.finishUnfinished(.truncated)
-    }
+    public mutating func finish() -> [ModelEvent] { choices.finishAtClose() }
 }
 
 extension AnthropicDecoder: ProviderPayloadDecoder {
@@ -66,7 +63,7 @@ extension AnthropicDecoder: ProviderPayloadDecoder {
             }
             return events
         case "message_stop":
-            ended = true
+            choices.ended = true
             return choices.finishUnfinished(.stop)
         case "error":
             return [.error(Self.reportedError(json, payload: payload))] + choices.finishUnfinished(.error)

@@ -4,6 +4,8 @@ struct ChoiceTracker: Sendable, Hashable {
     /// Choices in order of first appearance.
     private(set) var seen: [Int] = []
     private var finished: Set<Int> = []
+    /// Whether the stream's own ending arrived (`[DONE]`, `message_stop`, `"done": true`, …).
+    var ended = false
 
     /// Records that `choice` appeared.
     mutating func note(_ choice: Int) {
@@ -25,5 +27,11 @@ struct ChoiceTracker: Sendable, Hashable {
     mutating func finishUnfinished(_ reason: FinishReason) -> [ModelEvent] {
         if seen.isEmpty { seen.append(0) }
         return seen.flatMap { finish($0, reason) }
+    }
+
+    /// The finish events due when the connection closes: none after the stream's own ending, else
+    /// ``FinishReason/truncated`` for every unfinished choice.
+    mutating func finishAtClose() -> [ModelEvent] {
+        ended ? [] : finishUnfinished(.truncated)
     }
 }

@@ -26,7 +26,6 @@ public struct GeminiDecoder: Sendable {
     /// The number of function calls of each candidate.
     private var toolCallCounts: [Int: Int] = [:]
     private var lastUsage: ModelUsage?
-    private var ended = false
 
     public init() {}
 
@@ -35,8 +34,8 @@ public struct GeminiDecoder: Sendable {
 
     /// Ends the stream: emits the last usage and one finish per candidate.
     public mutating func finish() -> [ModelEvent] {
-        guard !ended else { return [] }
-        ended = true
+        guard !choices.ended else { return [] }
+        choices.ended = true
         var events: [ModelEvent] = lastUsage.map { [.usage($0)] } ?? []
         if choices.seen.isEmpty { choices.note(0) }
         for choice in choices.seen {

@@ -33,3 +33,18 @@ public struct ModelUsage: Sendable, Hashable {
         self.totalTokens = totalTokens
     }
 }
+
+extension ModelUsage {
+    /// Usage as OpenAI's APIs report it, with their names for the two counts: Chat Completions says
+    /// `prompt_tokens` and `completion_tokens`, Responses `input_tokens` and `output_tokens`. Each
+    /// count has a `…_details` object beside it, with `cached_tokens` and `reasoning_tokens`.
+    init(openAI usage: JSONValue, input: String, output: String) {
+        self.init(
+            inputTokens: usage[input]?.intValue ?? 0,
+            outputTokens: usage[output]?.intValue ?? 0,
+            reasoningTokens: usage[output + "_details"]?["reasoning_tokens"]?.intValue,
+            cachedInputTokens: usage[input + "_details"]?["cached_tokens"]?.intValue,
+            totalTokens: usage["total_tokens"]?.intValue
+        )
+    }
+}

@@ -16,7 +16,6 @@
 /// ```
 public struct OllamaDecoder: Sendable {
     private var choices = ChoiceTracker()
-    private var ended = false
     private var toolCallCount = 0
 
     public init() {}
@@ -27,9 +26,7 @@ public struct OllamaDecoder: Sendable {
     }
 
     /// Ends the stream: without a `"done": true` line the answer finishes as ``FinishReason/truncated``.
-    public mutating func finish() -> [ModelEvent] {
-        ended ? [] : choices.finishUnfinished(.truncated)
-    }
+    public mutating func finish() -> [ModelEvent] { choices.finishAtClose() }
 }
 
 extension OllamaDecoder: ProviderPayloadDecoder {
@@ -61,7 +58,7 @@ extension OllamaDecoder: ProviderPayloadDecoder {
             events.append(.toolCall(delta))
         }
         if json["done"]?.boolValue == true {
-            ended = true
+            choices.ended = true
             if json["prompt_eval_count"] != nil || json["eval_count"] != nil {
                 let input = json["prompt_eval_count"]?.intValue ?? 0
                 let output = json["eval_count"]?.intValue ?? 0

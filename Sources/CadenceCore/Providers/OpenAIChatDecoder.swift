@@ -19,7 +19,6 @@
 /// ```
 public struct OpenAIChatDecoder: Sendable {
     private var choices = ChoiceTracker()
-    private var ended = false
 
     public init() {}
 
@@ -28,9 +27,7 @@ public struct OpenAIChatDecoder: Sendable {
 
     /// Ends the stream: choices not finished yet finish with ``FinishReason/truncated`` unless
     /// `[DONE]` was seen.
-    public mutating func finish() -> [ModelEvent] {
-        ended ? [] : choices.finishUnfinished(.truncated)
-    }
+    public mutating func finish() -> [ModelEvent] { choices.finishAtClose() }
 }
 
 extension OpenAIChatDecoder: ProviderPayloadDecoder {
@@ -38,14 +35,14 @@ extension OpenAIChatDecoder: ProviderPayloadDecoder {
 
     mutating func decode(sentinel: ProviderPayload) -> [ModelEvent]? {
         guard sentinel.isExactly("[DONE]") else { return nil }
-        ended = true
+        choices.ended = true
         return choices.finishUnfinished(.stop)
     }
 
     mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {
         // `[DONE]` ended the stream and finished every choice: what follows it is ignored, or a choice
         // first seen after it would never finish.
-        guard !ended else { return [] }
+        guard !choices.ended else { return [] }
         if let error = Self.streamError(in: json, eventType: eventType, payload: payload) {
             return [.error(error)] + choices.finishUnfinished(.error)
         }
@@ -97,13 +94,7 @@ extension OpenAIChatDecoder: ProviderPayloadDecoder {
     }
 
     static func usage(_ usage: JSONValue) -> ModelUsage {
-        ModelUsage(
-            inputTokens: usage["prompt_tokens"]?.intValue ?? 0,
-            outputTokens: usage["completion_tokens"]?.intValue ?? 0,
-            reasoningTokens: usage["completion_tokens_details"]?["reasoning_tokens"]?.intValue,
-            cachedInputTokens: usage["prompt_tokens_details"]?["cached_tokens"]?.intValue,
-            totalTokens: usage["total_tokens"]?.intValue
-        )
+        ModelUsage(openAI: usage, input: "prompt_tokens", output: "completion_tokens")
     }
 
     static func finishReason(_ value: String) -> FinishReason {

@@ -18,7 +18,6 @@
 /// ```
 public struct OpenAIResponsesDecoder: Sendable {
     private var choices = ChoiceTracker()
-    private var ended = false
     private var reportedError = false
     private var lastSequenceNumber: Int?
     /// Tool-call index by `output_index`.
@@ -31,17 +30,13 @@ public struct OpenAIResponsesDecoder: Sendable {
 
     /// Ends the stream: without a terminal `response.*` event the answer finishes as
     /// ``FinishReason/truncated``.
-    public mutating func finish() -> [ModelEvent] {
-        ended ? [] : choices.finishUnfinished(.truncated)
-    }
+    public mutating func finish() -> [ModelEvent] { choices.finishAtClose() }
 }
 
 extension OpenAIResponsesDecoder: ProviderPayloadDecoder {
     static var dialect: ModelDialect { .openAIResponses }
 
-    mutating func decode(sentinel: ProviderPayload) -> [ModelEvent]? {
-        sentinel.isExactly("[DONE]") ? [] : nil
-    }
+    mutating func decode(sentinel: ProviderPayload) -> [ModelEvent]? { sentinel.isExactly("[DONE]") ? [] : nil }
 
     mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {
         if let sequence = json["sequence_number"]?.intValue {
@@ -107,18 +102,10 @@ extension OpenAIResponsesDecoder: ProviderPayloadDecoder {
     }
 
     private mutating func ended(_ response: JSONValue?, reason: FinishReason) -> [ModelEvent] {
-        ended = true
+        choices.ended = true
         var events: [ModelEvent] = []
         if let usage = response?["usage"], usage.objectValue != nil {
-            events.append(
-                .usage(
-                    ModelUsage(
-                        inputTokens: usage["input_tokens"]?.intValue ?? 0,
-                        outputTokens: usage["output_tokens"]?.intValue ?? 0,
-                        reasoningTokens: usage["output_tokens_details"]?["reasoning_tokens"]?.intValue,
-                        cachedInputTokens: usage["input_tokens_details"]?["cached_tokens"]?.intValue,
-                        totalTokens: usage["total_tokens"]?.intValue
-                    )))
+            events.append(.usage(ModelUsage(openAI: usage, input: "input_tokens", output: "output_tokens")))
         }
         return events + choices.finishUnfinished(reason)
     }

@@ -50,9 +50,8 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var research: ResearchOptions
 
     func validate() throws {
-        try model.validate(url: url)
-        try CommandInput.validateServerURL(url)
         try CommandInput.validateQuestion(question, option: "--question")
+        try model.validate(url: url)
         if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
         try AccessToken.validate(token)
     }

@@ -29,10 +29,11 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
-    /// Checks that a command's `--url` (a Cadence server) and `--provider` are not both given: answers
-    /// come from one or the other.
+    /// Checks a command's `--url` (a Cadence server): a usable http(s) URL, and not given with
+    /// `--provider`, since answers come from one or the other.
     func validate(url: String?) throws {
         if url != nil, provider != nil { throw ValidationError("give either --url or --provider, not both") }
+        try CommandInput.validateServerURL(url)
     }
 
     /// The model provider described by the options, with its API key from the flag or the environment.

@@ -26,7 +26,6 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         try model.validate(url: url)
-        try CommandInput.validateServerURL(url)
         if research, model.provider == nil { throw ValidationError("--research needs --provider NAME --model M") }
         if system != nil, research { throw ValidationError("--system is for chatting with a model directly, not with --research") }
         if researchOptions.corpus != nil, !research { throw ValidationError("--corpus goes with --research") }
