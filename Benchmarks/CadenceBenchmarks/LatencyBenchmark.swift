@@ -29,13 +29,10 @@ enum LatencyBenchmark {
     struct Phase {
         var streams: Int
         var latencies: Percentiles
-        var received: Int
-        var expected: Int
-        var failedStreams: Int
-        var clientCPU: Double
-        var serverCPU: Double
-        var seconds: Double
-        var loadAverage: Double
+        /// Tokens received and expected, and the streams that did not complete.
+        var received, expected, failedStreams: Int
+        /// CPU seconds of this process and of the server's, wall seconds, and the load average.
+        var clientCPU, serverCPU, seconds, loadAverage: Double
         /// How long each display frame took on the main actor, in nanoseconds.
         var frames: Percentiles
     }

@@ -32,11 +32,8 @@ enum MemoryBenchmark {
     /// `VmRSS` at each step of one set of concurrent answers (the view model steps are nil for
     /// streams alone).
     struct Phase {
-        var streams: Int
-        var baseline: Int
-        var received: Int
-        var revealed: Int?
-        var trimmed: Int?
+        var streams, baseline, received: Int
+        var revealed, trimmed: Int?
         var released: Int
         var releasedLive = 0
         var textBytes: Int

@@ -88,6 +88,9 @@ struct BlockMaterializer {
                 out += split
                 return
             }
+            // `duplicates` pairs this branch with the table's below: both update the tail's last block
+            // in place. Kept inline on purpose: this is the tail read's hot path, where a helper taking
+            // a closure cost a copy of the leaf's text per read (docs/benchmarks.md, 2026-11-26).
             if streaming, leaf != nil,
                 node === leafNode || leaf!.hasPrevious(TailLeaf.paragraphKey(node, references: references))
             {

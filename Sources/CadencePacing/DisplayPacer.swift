@@ -40,24 +40,6 @@
 ///
 /// Pacers are independent values: run one per streaming answer, side by side.
 public struct DisplayPacer: Sendable {
-    /// The result of one frame.
-    ///
-    /// ```swift
-    /// let update = pacer.advance(to: frameTime)
-    /// if update.changed { render(pacer.visibleText) }
-    /// ```
-    public struct Update: Sendable, Hashable {
-        /// Visible length in Unicode scalars (`String.unicodeScalars.count` of the visible text).
-        public var visibleScalarCount: Int
-        /// Whether this frame changed the visible text. Redraw only when it did.
-        public var changed: Bool
-
-        public init(visibleScalarCount: Int, changed: Bool) {
-            self.visibleScalarCount = visibleScalarCount
-            self.changed = changed
-        }
-    }
-
     /// How this pacer reveals text.
     public let mode: Mode
     /// The tuning in force.
@@ -140,6 +122,19 @@ public struct DisplayPacer: Sendable {
     }
 
     // MARK: Frames
+
+    /// The result of one frame, made by ``advance(to:)``.
+    ///
+    /// ```swift
+    /// let update = pacer.advance(to: frameTime)
+    /// if update.changed { render(pacer.visibleText) }
+    /// ```
+    public struct Update: Sendable, Hashable {
+        /// Visible length in Unicode scalars (`String.unicodeScalars.count` of the visible text).
+        public let visibleScalarCount: Int
+        /// Whether this frame changed the visible text. Redraw only when it did.
+        public let changed: Bool
+    }
 
     /// Advances to the frame at `now` (time on any monotonic clock, from any fixed origin)
     /// and returns what is visible. Call it once per display frame.

@@ -1,12 +1,8 @@
-/// One display frame of a replay: its time and the visible length in Unicode scalars.
+/// One display frame of a replay, made by ``PacingReplay``: its time and the visible length in
+/// Unicode scalars.
 public struct PacingFrame: Sendable, Hashable {
-    public var milliseconds: Double
-    public var visibleScalarCount: Int
-
-    public init(milliseconds: Double, visibleScalarCount: Int) {
-        self.milliseconds = milliseconds
-        self.visibleScalarCount = visibleScalarCount
-    }
+    public let milliseconds: Double
+    public let visibleScalarCount: Int
 }
 
 /// Replays a trace through a ``DisplayPacer`` on a virtual clock, frame by frame, exactly

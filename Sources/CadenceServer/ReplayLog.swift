@@ -29,8 +29,7 @@ struct ReplayLog: Sendable {
         var bytes: Int
     }
 
-    let maxEvents: Int
-    let maxBytes: Int
+    let maxEvents, maxBytes: Int
     private var entries: [Entry] = []
     private var head = 0
     private(set) var bytes = 0

@@ -19,8 +19,8 @@ struct ChildProcess {
     struct Result: Sendable {
         /// The exit status, or 128 + the signal that ended it.
         var status: Int32
-        var output: String
-        var errors: String
+        /// What it wrote to standard output and to standard error.
+        var output, errors: String
         /// The command was still running at its deadline and was killed.
         var timedOut: Bool
 

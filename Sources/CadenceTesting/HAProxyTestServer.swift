@@ -50,11 +50,6 @@ public final class HAProxyTestServer: Sendable {
         self.process = process
     }
 
-    deinit {
-        // A safety net for a test that forgot stop(): never leave a proxy running.
-        stop()
-    }
-
     /// Starts HAProxy in front of `servers` (base URLs like `http://127.0.0.1:8080`) and returns once
     /// it reports ready (systemd's `READY=1`, within 20 s).
     public static func start(servers: [String]) async throws -> HAProxyTestServer {
@@ -132,5 +127,10 @@ public final class HAProxyTestServer: Sendable {
             }
         }
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    deinit {
+        // A safety net for a test that forgot stop(): never leave a proxy running.
+        stop()
     }
 }

@@ -42,8 +42,8 @@ public final class ScriptedModelServer: Sendable {
 
     /// Token counts reported in the usage chunk.
     public struct Usage: Sendable, Hashable {
-        public var input: Int
-        public var output: Int
+        public var input, output: Int
+
         public init(input: Int, output: Int) {
             self.input = input
             self.output = output

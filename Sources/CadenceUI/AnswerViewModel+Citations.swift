@@ -4,10 +4,9 @@ public import CadenceMarkdown
 /// A citation whose source may not support the sentence it is attached to, as the server's
 /// citation check reported it in the completion's metadata (see docs/protocol.md).
 public struct UnsupportedCitation: Sendable, Hashable {
-    /// The citation's position among all citation numbers of the answer's text, from 1.
-    public var ordinal: Int
-    /// The source number cited.
-    public var source: Int
+    /// The citation's position among all citation numbers of the answer's text (from 1), and the
+    /// source number it cites.
+    public var ordinal, source: Int
     /// The claim that was checked.
     public var sentence: String
 

@@ -26,13 +26,9 @@ struct DeepNestingTests {
         ("quotes and lists", { String(repeating: "> - ", count: $0 / 2) + "a\n" }),
     ]
 
+    /// The input's size, the parser's work, the tree's depth, and the size of each rendering.
     struct Measure: Sendable {
-        var bytes: Int
-        var work: Int
-        var depth: Int
-        var html: Int
-        var ansi: Int
-        var tree: Int
+        var bytes, work, depth, html, ansi, tree: Int
     }
 
     /// Parses and renders `text` on a small stack, returning the sizes and the parser's work.

@@ -22,9 +22,8 @@ public struct AnswerRequest: Sendable, Hashable, Codable {
 
 /// One earlier turn of a conversation.
 public struct ChatTurn: Sendable, Hashable, Codable {
-    /// `"user"` or `"assistant"` (`"system"` is accepted too).
-    public var role: String
-    public var content: String
+    /// The speaker, `"user"` or `"assistant"` (`"system"` is accepted too), and what was said.
+    public var role, content: String
 
     public init(role: String, content: String) {
         self.role = role

@@ -5,11 +5,10 @@
 /// catch { print(error) }  // "cannot decode research event 'token': "content" must be a string; it is missing"
 /// ```
 public struct ResearchDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong: the data is not JSON, or not a JSON object, or a member the event needs is
+    /// missing or of the wrong type.
     public enum Code: Sendable, Hashable {
-        case invalidJSON
-        case notAnObject
-        case missingMember
-        case wrongType
+        case invalidJSON, notAnObject, missingMember, wrongType
     }
 
     public var code: Code

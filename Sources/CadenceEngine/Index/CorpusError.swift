@@ -6,19 +6,6 @@
 /// // "cannot load a corpus from /no/such/folder: no such folder"
 /// ```
 public struct CorpusError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: Sendable, Hashable {
-        /// Nothing exists at the path.
-        case notFound
-        /// The path is a file, not a folder.
-        case notADirectory
-        /// The folder or one of its files could not be read.
-        case unreadable
-        /// The folder holds no `.md`, `.markdown` or `.txt` file with any text.
-        case empty
-        /// The corpus that ships with Cadence is missing from the bundle.
-        case missingBundle
-    }
-
     public var code: Code
     /// The path the error is about.
     public var path: String
@@ -32,4 +19,18 @@ public struct CorpusError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "cannot load a corpus from \(path): \(message)" }
+
+    /// What kind of failure it was.
+    public enum Code: Sendable, Hashable {
+        /// Nothing exists at the path.
+        case notFound
+        /// The path is a file, not a folder.
+        case notADirectory
+        /// The folder or one of its files could not be read.
+        case unreadable
+        /// The folder holds no `.md`, `.markdown` or `.txt` file with any text.
+        case empty
+        /// The corpus that ships with Cadence is missing from the bundle.
+        case missingBundle
+    }
 }

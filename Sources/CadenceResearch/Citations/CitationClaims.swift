@@ -7,17 +7,15 @@
 /// before. Claims are settled when their sentence ends, and only sentences with citations (or the
 /// one before them) are ever split into words, so each byte is looked at a bounded number of times.
 struct CitationClaims: Sendable {
+    /// A citation's number in the text, the source it cites, and the byte range of the sentence it
+    /// backs so far.
     struct Citation: Sendable {
-        var ordinal: Int
-        var source: Int
-        var start: Int
-        var end: Int
+        var ordinal, source, start, end: Int
     }
 
     /// A citation whose claim is settled.
     struct Claim: Sendable {
-        var ordinal: Int
-        var source: Int
+        var ordinal, source: Int
         var text: String
         var stems: Set<String>
     }

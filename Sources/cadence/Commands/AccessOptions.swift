@@ -3,19 +3,15 @@ import CadenceServer
 
 /// Who may use `cadence serve`, and how much: its token and its limits (README, "Serving beyond
 /// this machine").
-///
-/// `duplicates` pairs these declarations with ModelOptions': one `@Option` property per flag, the
-/// form ArgumentParser reads, is the same shape whatever the flag. A deliberate pair: there is no
-/// logic in it to share.
 struct AccessOptions: ParsableArguments {
-    @Option(name: .long, help: "The most answers this node produces at once; more get 503 with Retry-After.")
-    var maxAnswers: Int?
-
     @Option(name: .long, help: "The token clients must send on every request but /healthz (default: $CADENCE_TOKEN).")
     var token: String?
 
     @Flag(name: .long, help: "Serve without a token on an address other than loopback.")
     var allowAnonymous = false
+
+    @Option(name: .long, help: "The most answers this node produces at once; more get 503 with Retry-After.")
+    var maxAnswers: Int?
 
     @Option(name: .long, help: "The most connections served at once; more wait, unaccepted, until one closes.")
     var maxConnections: Int?

@@ -16,11 +16,11 @@ struct DecodeCommand: ParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "Print raw SSE events.")
-    var events = false
-
     @Option(name: .long, help: "Decode a model provider's stream: auto, openai-chat, openai-responses, anthropic, gemini, ollama.")
     var dialect: String?
+
+    @Flag(name: .long, help: "Print raw SSE events.")
+    var events = false
 
     @Flag(name: .long, help: "With --events, also print comments.")
     var comments = false
