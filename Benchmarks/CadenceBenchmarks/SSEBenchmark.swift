@@ -175,11 +175,7 @@ enum SSEBenchmark {
         var events = 0
         forEachChunk(of: stream) { chunk throws(SSEDecoderError) in
             try decoder.feed(chunk, into: &items)
-            if research {
-                for item in items where (try? ResearchEventDecoder.decode(item)) != nil { events += 1 }
-            } else {
-                for case .event in items { events += 1 }
-            }
+            events += research ? researchEvents(in: items) : eventCount(in: items)
             items.removeAll(keepingCapacity: true)
         }
         return events
@@ -195,7 +191,7 @@ enum SSEBenchmark {
         forEachChunk(of: stream) { chunk throws(SSEDecoderError) in
             try decoder.feed(chunk, into: &batch)
             if research {
-                for item in batch where (try? ResearchEventDecoder.decode(item)) != nil { events += 1 }
+                events += researchEvents(in: batch)
             } else {
                 for case .event(let event) in batch {
                     events += 1
@@ -205,6 +201,23 @@ enum SSEBenchmark {
             batch.removeAll()
         }
         return research || dataBytes > 0 ? events : 0
+    }
+
+    /// How many of `items` are events.
+    @inline(__always)
+    static func eventCount(in items: [SSEItem]) -> Int {
+        var events = 0
+        for case .event in items { events += 1 }
+        return events
+    }
+
+    /// How many of `items` (or of a batch's) decode as research events.
+    static func researchEvents(in items: [SSEItem]) -> Int {
+        items.count { (try? ResearchEventDecoder.decode($0)) != nil }
+    }
+
+    static func researchEvents(in batch: SSEBatch) -> Int {
+        batch.count { (try? ResearchEventDecoder.decode($0)) != nil }
     }
 
     /// Feeds `stream` in chunks through the convenience `feed(_:) -> [SSEItem]`.

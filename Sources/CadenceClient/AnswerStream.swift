@@ -83,36 +83,32 @@ public struct AnswerStream: AsyncSequence, Sendable {
     }
 }
 
-/// The loop that owns one answer's machine, connection and timer. Every input arrives on one
-/// channel, tagged with the connection it belongs to, so a late event from a closed or replaced
-/// connection is dropped before it reaches the machine.
+/// The loop that owns one answer's machine, connection and timer (a ``DriverLoop``): everything a
+/// connection delivers is tagged with it, so a late event from a closed or replaced connection is
+/// dropped before it reaches the machine.
 ///
-/// The research engine's driver (`ResearchDriver`, in CadenceResearch) has the same skeleton around
-/// another machine and shares its parts, ``DeadlineTimer`` and ``NumberedTask``. `duplicates` still
-/// pairs their input loops: a `switch` of the same form over other inputs and machine calls.
+/// The research engine's driver (`ResearchDriver`, in CadenceResearch) is built the same way, and
+/// `duplicates` pairs the two: each ends its `perform` by keeping the timer, then starts the machine
+/// and hands ``DriverLoop/run(deadlinePassed:delivered:)`` a `switch` over its own deliveries. A
+/// deliberate pair: what is the same is the loop's protocol, and the loop is already shared.
 enum AnswerStreamDriver {
-    enum Input: Sendable {
-        case opened(connection: Int, answerID: String?)
-        case item(connection: Int, TransportItem)
-        case closed(connection: Int)
-        case failed(connection: Int, ConnectionFailure)
-        case deadline
+    /// What one connection delivers.
+    enum Delivery: Sendable {
+        case opened(answerID: String?)
+        case item(TransportItem)
+        case closed
+        case failed(ConnectionFailure)
     }
 
     static func run<C: Clock<Duration>>(
         _ stream: AnswerStream, clock: C, updates: AsyncStream<AnswerUpdate>.Continuation
     ) async {
-        var timer = DeadlineTimer(clock)
-        let now = timer.now
-        let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
+        let loop = DriverLoop<Delivery>(timer: DeadlineTimer(clock))
+        let now = loop.now
         var machine = AnswerStreamMachine(configuration: stream.configuration, random: stream.makeRandom())
-        var connection = NumberedTask()
         var answerID: String?
-
         defer {
-            connection.cancel()
-            timer.cancel()
-            inputContinuation.finish()
+            loop.end()
             updates.finish()
         }
 
@@ -124,40 +120,32 @@ enum AnswerStreamDriver {
                     updates.yield(update)
                     if update.isTerminal { return false }
                 case .closeConnection:
-                    connection.close()
+                    loop.closeTask()
                 case .connect(let cursor):
-                    connection.start {
-                        openConnection(number: $0, stream: stream, resume: cursor, inputs: inputContinuation)
-                    }
+                    loop.start { openConnection(stream: stream, resume: cursor, deliver: $0) }
                 }
             }
-            timer.keep(machine.nextDeadline) { inputContinuation.yield(.deadline) }
+            loop.keep(machine.nextDeadline)
             return true
         }
 
         guard perform(machine.start(now: .zero)) else { return }
-        for await input in inputs {
-            let actions: [AnswerStreamMachine.Action]
-            switch input {
-            case .deadline:
-                timer.fired()
-                actions = machine.deadlinePassed(now: now())
-            case .opened(let number, let id) where number == connection.number:
+        let answered = await loop.run(deadlinePassed: { perform(machine.deadlinePassed(now: now())) }) { delivery in
+            switch delivery {
+            case .opened(let id):
                 answerID = id ?? answerID
-                actions = machine.connected(answerID: id, now: now())
-            case .item(let number, .event(let event)) where number == connection.number:
-                actions = machine.received(event, now: now())
-            case .item(let number, .keepalive) where number == connection.number:
-                actions = machine.keepAliveReceived(now: now())
-            case .closed(let number) where number == connection.number:
-                actions = machine.connectionClosed(now: now())
-            case .failed(let number, let failure) where number == connection.number:
-                actions = machine.connectionFailed(failure, now: now())
-            default:
-                continue  // from a connection that is no longer current
+                return perform(machine.connected(answerID: id, now: now()))
+            case .item(.event(let event)):
+                return perform(machine.received(event, now: now()))
+            case .item(.keepalive):
+                return perform(machine.keepAliveReceived(now: now()))
+            case .closed:
+                return perform(machine.connectionClosed(now: now()))
+            case .failed(let failure):
+                return perform(machine.connectionFailed(failure, now: now()))
             }
-            guard perform(actions) else { return }
         }
+        guard !answered else { return }
         // The consumer went away: this answer is cancelled, here and (if asked) on the server.
         _ = perform(machine.cancel(now: now()))
         if stream.cancelsOnServer, let answerID {
@@ -168,30 +156,24 @@ enum AnswerStreamDriver {
         }
     }
 
-    /// Opens one connection in a task of its own and forwards everything it delivers as inputs.
+    /// Opens one connection in a task of its own and delivers everything it reads.
     static func openConnection(
-        number: Int, stream: AnswerStream, resume: ResumeCursor?, inputs: AsyncStream<Input>.Continuation
+        stream: AnswerStream, resume: ResumeCursor?, deliver: @escaping @Sendable (Delivery) -> Void
     ) -> Task<Void, Never> {
         Task {
             let connection: TransportConnection
             do {
                 connection = try await stream.transport.open(stream.request, resume: resume)
             } catch {
-                if !Task.isCancelled {
-                    inputs.yield(.failed(connection: number, failure(error, beforeFirstByte: true)))
-                }
+                if !Task.isCancelled { deliver(.failed(failure(error, beforeFirstByte: true))) }
                 return
             }
-            inputs.yield(.opened(connection: number, answerID: connection.answerID))
+            deliver(.opened(answerID: connection.answerID))
             do {
-                for try await item in connection.items {
-                    inputs.yield(.item(connection: number, item))
-                }
-                if !Task.isCancelled { inputs.yield(.closed(connection: number)) }
+                for try await item in connection.items { deliver(.item(item)) }
+                if !Task.isCancelled { deliver(.closed) }
             } catch {
-                if !Task.isCancelled {
-                    inputs.yield(.failed(connection: number, failure(error, beforeFirstByte: false)))
-                }
+                if !Task.isCancelled { deliver(.failed(failure(error, beforeFirstByte: false))) }
             }
         }
     }

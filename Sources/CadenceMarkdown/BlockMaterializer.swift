@@ -88,28 +88,14 @@ struct BlockMaterializer {
                 out += split
                 return
             }
-            // `duplicates` pairs this branch with the table's below: both update the tail's last block
-            // in place. Kept inline on purpose: this is the tail read's hot path, where a helper taking
-            // a closure cost a copy of the leaf's text per read (docs/benchmarks.md, 2026-11-26).
-            if streaming, leaf != nil,
-                node === leafNode || leaf!.hasPrevious(TailLeaf.paragraphKey(node, references: references))
-            {
-                var steps = 0
-                defer { workCounter?.steps += steps }
-                out.append(
-                    .paragraph(
-                        leaf!.paragraph(
-                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps)))
+            if let value = leafValue(node) {
+                out.append(value)
                 return
             }
             out.append(.paragraph(inlines(node.fullText, streaming: streaming)))
         case .heading:
-            if streaming, leaf != nil, node === leafNode {
-                var steps = 0
-                defer { workCounter?.steps += steps }
-                out.append(
-                    .heading(
-                        level: node.level, leaf!.heading(node, options: options, references: references, work: &steps)))
+            if let value = leafValue(node) {
+                out.append(value)
                 return
             }
             let text = node.hasPendingPart ? BlockParser.headingText(node.pendingPart) : node.text
@@ -117,17 +103,7 @@ struct BlockMaterializer {
         case .thematicBreak:
             out.append(.thematicBreak)
         case .codeBlock:
-            let info = node.isFenced && !node.info.isEmpty ? ByteClass.string(node.info) : nil
-            let isOpen = streaming && node.isFenced && !node.closedByFence
-            let code: String
-            if streaming, leaf != nil, node === leafNode || leaf!.hasPrevious(TailLeaf.codeKey(node)) {
-                var steps = 0
-                code = leaf!.code(node, isLeaf: node === leafNode, work: &steps)
-                workCounter?.steps += steps
-            } else {
-                code = ByteClass.string(node.fullText)
-            }
-            out.append(.codeBlock(CodeBlock(info: info, code: code, isOpen: isOpen)))
+            out.append(leafValue(node) ?? .codeBlock(Self.codeBlock(node, code: ByteClass.string(node.fullText))))
         case .htmlBlock:
             out.append(.htmlBlock(ByteClass.string(node.fullText)))
         case .list:
@@ -142,15 +118,8 @@ struct BlockMaterializer {
         case .item:
             out += listItem(node).blocks
         case .table:
-            if streaming, leaf != nil,
-                node === leafNode || leaf!.hasPrevious(TailLeaf.tableKey(node, references: references))
-            {
-                var steps = 0
-                defer { workCounter?.steps += steps }
-                out.append(
-                    .table(
-                        leaf!.table(
-                            node, isLeaf: node === leafNode, options: options, references: references, work: &steps)))
+            if let value = leafValue(node) {
+                out.append(value)
                 return
             }
             let columns = node.table.alignments.count
@@ -158,6 +127,41 @@ struct BlockMaterializer {
             let rows = node.table.rows.map { row in row.prefix(columns).map { inlines($0[...], streaming: false) } }
             out.append(.table(Table(alignments: node.table.alignments, header: header, rows: rows)))
         }
+    }
+
+    /// The value of a snapshot's block that the tail's leaf keeps (the open leaf itself, or a block
+    /// the last read built, found by its key), updated in place instead of parsed again; `nil` for
+    /// any other block. Every kind the leaf keeps is read here, with no closure, on the tail read's
+    /// hot path.
+    private mutating func leafValue(_ node: BlockNode) -> Block? {
+        guard node.isSnapshotCopy, leaf != nil else { return nil }
+        let isLeaf = node === leafNode
+        var steps = 0
+        defer { workCounter?.steps += steps }
+        switch node.kind {
+        case .paragraph:
+            guard isLeaf || leaf!.hasPrevious(TailLeaf.paragraphKey(node, references: references)) else { return nil }
+            return .paragraph(
+                leaf!.paragraph(node, isLeaf: isLeaf, options: options, references: references, work: &steps))
+        case .heading:
+            guard isLeaf else { return nil }
+            return .heading(
+                level: node.level, leaf!.heading(node, options: options, references: references, work: &steps))
+        case .codeBlock:
+            guard isLeaf || leaf!.hasPrevious(TailLeaf.codeKey(node)) else { return nil }
+            return .codeBlock(Self.codeBlock(node, code: leaf!.code(node, isLeaf: isLeaf, work: &steps)))
+        case .table:
+            guard isLeaf || leaf!.hasPrevious(TailLeaf.tableKey(node, references: references)) else { return nil }
+            return .table(leaf!.table(node, isLeaf: isLeaf, options: options, references: references, work: &steps))
+        default:
+            return nil
+        }
+    }
+
+    /// A code block's value: its info string, `code`, and whether a fenced block is still open.
+    private static func codeBlock(_ node: BlockNode, code: String) -> CodeBlock {
+        let info = node.isFenced && !node.info.isEmpty ? ByteClass.string(node.info) : nil
+        return CodeBlock(info: info, code: code, isOpen: node.isSnapshotCopy && node.isFenced && !node.closedByFence)
     }
 
     private mutating func listItem(_ node: BlockNode) -> ListItem {

@@ -61,32 +61,27 @@ public struct ModelResearchEngine: AnswerEngine {
     }
 }
 
-/// The loop that owns one answer's machine, model call and timer. Every input arrives on one
-/// channel, tagged with the call it belongs to, so output of a closed call never reaches the machine.
+/// The loop that owns one answer's machine, model call and timer (a `DriverLoop`, as the answer
+/// stream's driver does): output of a closed or replaced call never reaches the machine.
 enum ResearchDriver {
-    enum Input: Sendable {
-        case event(call: Int, ModelEvent)
-        case ended(call: Int)
-        case failed(call: Int, ResearchMachine.ModelFailure)
-        case deadline
+    /// What one model call delivers.
+    enum Delivery: Sendable {
+        case event(ModelEvent)
+        case ended
+        case failed(ResearchMachine.ModelFailure)
     }
 
     static func run(
-        _ initial: ResearchMachine, engine: ModelResearchEngine, timer initialTimer: DeadlineTimer,
+        _ initial: ResearchMachine, engine: ModelResearchEngine, timer: DeadlineTimer,
         events: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
     ) async {
         var machine = initial
-        var timer = initialTimer
-        let now = timer.now
-        let (inputs, inputContinuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
-        var modelCall = NumberedTask()
+        let loop = DriverLoop<Delivery>(timer: timer)
+        let now = loop.now
         /// When the current model call was made, until its first token arrives.
         var callAwaitingFirstToken: Duration?
-
         defer {
-            modelCall.cancel()
-            timer.cancel()
-            inputContinuation.finish()
+            loop.end()
             events.finish()
         }
 
@@ -103,59 +98,52 @@ enum ResearchDriver {
                 case .finish:
                     return false
                 case .closeModelCall:
-                    modelCall.close()
+                    loop.closeTask()
                     callAwaitingFirstToken = nil
                 case .callModel(let call):
                     callAwaitingFirstToken = now()
-                    modelCall.start { startCall(call, number: $0, client: engine.client, inputs: inputContinuation) }
+                    loop.start { startCall(call, client: engine.client, deliver: $0) }
                 case .search(let queries):
                     let results = queries.map(engine.search)
                     pending += machine.searchCompleted(results, now: now())
                 }
             }
-            timer.keep(machine.nextDeadline) { inputContinuation.yield(.deadline) }
+            loop.keep(machine.nextDeadline)
             return true
         }
 
         guard perform(machine.start(now: .zero)) else { return }
-        for await input in inputs {
-            let actions: [ResearchMachine.Action]
-            switch input {
-            case .deadline:
-                timer.fired()
-                actions = machine.deadlinePassed(now: now())
-            case .event(let number, let event) where number == modelCall.number:
+        let over = await loop.run(deadlinePassed: { perform(machine.deadlinePassed(now: now())) }) { delivery in
+            switch delivery {
+            case .event(let event):
                 if let madeAt = callAwaitingFirstToken, event.isToken {
                     callAwaitingFirstToken = nil
                     engine.observer?.modelFirstToken(after: now() - madeAt)
                 }
-                actions = machine.modelEvent(event, now: now())
-            case .ended(let number) where number == modelCall.number:
-                actions = machine.modelEnded(now: now())
-            case .failed(let number, let failure) where number == modelCall.number:
-                actions = machine.modelFailed(failure, now: now())
-            default:
-                continue  // from a call that is no longer current
+                return perform(machine.modelEvent(event, now: now()))
+            case .ended:
+                return perform(machine.modelEnded(now: now()))
+            case .failed(let failure):
+                return perform(machine.modelFailed(failure, now: now()))
             }
-            guard perform(actions) else { return }
         }
         // The consumer went away (the answer was cancelled): close the model call.
-        _ = machine.cancel()
+        if !over { _ = machine.cancel() }
     }
 
-    /// Streams one model call in a task of its own and forwards what it delivers as inputs.
+    /// Streams one model call in a task of its own and delivers what it reads.
     static func startCall(
-        _ call: ResearchMachine.ModelCall, number: Int, client: ModelClient, inputs: AsyncStream<Input>.Continuation
+        _ call: ResearchMachine.ModelCall, client: ModelClient, deliver: @escaping @Sendable (Delivery) -> Void
     ) -> Task<Void, Never> {
         Task {
             do {
                 for try await event in client.stream(call.turns, options: ModelRequestOptions(json: call.wantsJSON)) {
-                    inputs.yield(.event(call: number, event))
+                    deliver(.event(event))
                 }
-                if !Task.isCancelled { inputs.yield(.ended(call: number)) }
+                if !Task.isCancelled { deliver(.ended) }
             } catch {
                 if Task.isCancelled { return }
-                inputs.yield(.failed(call: number, failure(error)))
+                deliver(.failed(failure(error)))
             }
         }
     }

@@ -1,3 +1,4 @@
+import CadenceCore
 import CadenceEngine
 import CadenceServer
 
@@ -15,3 +16,7 @@ func withServer<T>(
 /// 1, 2, … `count`: the sequence numbers of `count` events, and none for none, where `Array(1...count)`
 /// would trap and end the whole test process when a connection received nothing.
 func numbered(_ count: Int) -> [Int] { Array(1..<count + 1) }
+
+/// The question the transport suites ask: the built-in corpus answers it at length, with enough
+/// events to cut and resume anywhere.
+let transportQuestion = AnswerRequest(query: "How does resume with Last-Event-ID work?")

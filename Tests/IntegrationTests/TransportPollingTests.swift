@@ -7,8 +7,6 @@ import Testing
 
 @Suite("Polling transport")
 struct TransportPollingTests {
-    static let question = AnswerRequest(query: "How does long polling compare to SSE?")
-
     @Test("rapid messages in one conversation are matched by message id")
     func rapidMessages() async throws {
         try await withServer(engine: instantEngine) { server in
@@ -34,7 +32,7 @@ struct TransportPollingTests {
         defer { Task { await server.shutdown() } }
         let clock = ManualClock()
         let polling = PollingTransport(baseURL: server.baseURL, interval: .seconds(2), clock: clock)
-        let connection = try await polling.open(Self.question, resume: nil)
+        let connection = try await polling.open(transportQuestion, resume: nil)
         let reader = Task { await receive(connection) }
         let polls = (script.lastSequence + 2) / 3
         for poll in 2...polls {
@@ -59,7 +57,7 @@ struct TransportPollingTests {
         try await withServer(engine: engine) { server in
             engine.push(.token("first"))
             let polling = PollingTransport(baseURL: server.baseURL, conversationID: "quiet", clock: clock)
-            let connection = try await polling.open(Self.question, resume: nil)
+            let connection = try await polling.open(transportQuestion, resume: nil)
             let reader = Task { await receive(connection) }
             // Poll 1 (immediate) may or may not see the token; polls 2 and 3 come after the clock moves.
             await clock.tick(every: .seconds(2), times: 2)
@@ -68,7 +66,7 @@ struct TransportPollingTests {
             // Reading the answer to its end over SSE proves the server has finished it before the next poll.
             let answerID = try #require(connection.answerID)
             let (_, tail) = await openAndReceive(
-                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 1))
+                SSETransport(baseURL: server.baseURL), transportQuestion, resume: ResumeCursor(answerID: answerID, lastSequence: 1))
             #expect(tail.sequences == [2])
             clock.advance(by: .seconds(2))
             let received = await reader.value
@@ -86,7 +84,7 @@ struct TransportPollingTests {
         defer { Task { await server.shutdown() } }
         server.enqueue(.none, .status(503), .closeAfter(bytes: 9), .none, .status(429, headers: ["retry-after": "1"]), .status(500))
         let polling = PollingTransport(baseURL: server.baseURL, clock: ImmediateClock())
-        let (id, received) = await openAndReceive(polling, Self.question)
+        let (id, received) = await openAndReceive(polling, transportQuestion)
         #expect(id == server.answerID)
         #expect(received.error == nil)
         #expect(received.text == script.text)
@@ -100,7 +98,7 @@ struct TransportPollingTests {
         let server = try await FaultServer.start(script: .answer(text: "x"))
         defer { Task { await server.shutdown() } }
         server.enqueue(.status(status))
-        let (_, received) = await openAndReceive(PollingTransport(baseURL: server.baseURL, clock: ImmediateClock()), Self.question)
+        let (_, received) = await openAndReceive(PollingTransport(baseURL: server.baseURL, clock: ImmediateClock()), transportQuestion)
         #expect(received.clientError?.status == status)
         #expect(received.clientError?.retryable == (status == 500))
         await server.shutdown()

@@ -7,8 +7,6 @@ import Testing
 
 @Suite("SSE transport and resume against the reference server")
 struct TransportSSETests {
-    static let question = AnswerRequest(query: "How does resume with Last-Event-ID work?")
-
     @Test("the engine runs on after the client drops, and a resume continues live")
     func dropAndResumeLive() async throws {
         let engine = ScriptedEngine()
@@ -17,14 +15,14 @@ struct TransportSSETests {
             engine.push(.searching(source: "docs"), .token("Hello"), .token(", "))
             // Read three events, then drop the connection (it is released when the closure returns).
             let (id, start) = try await { () async throws -> (String?, Received) in
-                let first = try await transport.open(Self.question, resume: nil)
+                let first = try await transport.open(transportQuestion, resume: nil)
                 return (first.answerID, await receive(first) { $0.events.count == 3 })
             }()
             let answerID = try #require(id)
             #expect(start.sequences == [1, 2, 3])
             // Produced while nobody is connected.
             engine.push(.token("wor"))
-            let resumed = try await transport.open(Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 3))
+            let resumed = try await transport.open(transportQuestion, resume: ResumeCursor(answerID: answerID, lastSequence: 3))
             #expect(resumed.answerID == answerID)
             engine.push(.token("ld"), .complete(Completion()))
             engine.finish()
@@ -45,7 +43,7 @@ struct TransportSSETests {
             let transport = SSETransport(baseURL: server.baseURL)
             engine.push(.token("a"), .token("b"))
             let (id, start) = try await { () async throws -> (String?, Received) in
-                let first = try await transport.open(Self.question, resume: nil)
+                let first = try await transport.open(transportQuestion, resume: nil)
                 return (first.answerID, await receive(first) { $0.events.count == 2 })
             }()
             let answerID = try #require(id)
@@ -54,16 +52,16 @@ struct TransportSSETests {
             engine.push(.complete(Completion()))
             engine.finish()
             // Reading the last event proves every event was stored (and the early ones dropped).
-            let (_, tail) = await openAndReceive(transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 12))
+            let (_, tail) = await openAndReceive(transport, transportQuestion, resume: ResumeCursor(answerID: answerID, lastSequence: 12))
             #expect(tail.sequences == [13])
             let (_, early) = await openAndReceive(
-                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 2))
+                transport, transportQuestion, resume: ResumeCursor(answerID: answerID, lastSequence: 2))
             let error = try #require(early.clientError)
             #expect(error.status == 410)
             #expect(error.body?.contains("events_evicted") == true)
             // The log keeps its last 5 entries: sequences 10, 11, 12, the flush marker and 13.
             let (_, late) = await openAndReceive(
-                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 10))
+                transport, transportQuestion, resume: ResumeCursor(answerID: answerID, lastSequence: 10))
             #expect(late.error == nil)
             #expect(late.text == "kl")
             #expect(late.sequences == [11, 12, 13])
@@ -78,20 +76,20 @@ struct TransportSSETests {
         let running = try await ReferenceServer(engine: instantEngine, configuration: configuration, clock: clock).start()
         defer { Task { await running.shutdown() } }
         let transport = SSETransport(baseURL: running.baseURL)
-        let (id, full) = await openAndReceive(transport, Self.question)
+        let (id, full) = await openAndReceive(transport, transportQuestion)
         let answerID = try #require(id)
         #expect(full.endsWithComplete)
         let resume = ResumeCursor(answerID: answerID, lastSequence: 2)
         // Still kept: a resume works.
-        #expect(await openAndReceive(transport, Self.question, resume: resume).received.error == nil)
+        #expect(await openAndReceive(transport, transportQuestion, resume: resume).received.error == nil)
         await clock.waitForSleep(until: .seconds(300))
         clock.advance(by: .seconds(299))
-        #expect(await openAndReceive(transport, Self.question, resume: resume).received.error == nil)
+        #expect(await openAndReceive(transport, transportQuestion, resume: resume).received.error == nil)
         clock.advance(by: .seconds(1))
         // The eviction runs on the registry actor right after the clock wakes it; wait for its effect.
         var status: Int?
         for _ in 0..<1_000 {
-            status = await openAndReceive(transport, Self.question, resume: resume).received.clientError?.status
+            status = await openAndReceive(transport, transportQuestion, resume: resume).received.clientError?.status
             if status != nil { break }
             await Task.yield()
         }

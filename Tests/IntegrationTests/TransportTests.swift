@@ -8,8 +8,6 @@ import Testing
 /// particular to one transport is in its own suite.
 @Suite("Every transport against the reference server")
 struct TransportTests {
-    static let question = AnswerRequest(query: "How does resume with Last-Event-ID work?")
-
     /// The three transports, each opened against the server at a base URL.
     enum Kind: String, CaseIterable, Sendable {
         case sse, webSocket, polling
@@ -28,8 +26,8 @@ struct TransportTests {
         arguments: Kind.allCases)
     func newAnswer(over kind: Kind) async throws {
         try await withServer(engine: instantEngine) { server in
-            let (answerID, received) = await openAndReceive(kind.transport(server.baseURL), Self.question)
-            let (_, viaSSE) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            let (answerID, received) = await openAndReceive(kind.transport(server.baseURL), transportQuestion)
+            let (_, viaSSE) = await openAndReceive(SSETransport(baseURL: server.baseURL), transportQuestion)
             #expect(received.error == nil, "\(String(describing: received.error))")
             #expect(answerID?.isEmpty == false)
             #expect(received.sequences == numbered(received.sequences.count))
@@ -48,11 +46,11 @@ struct TransportTests {
     func resume(over kind: Kind, after: Int) async throws {
         try await withServer(engine: instantEngine) { server in
             let transport = kind.transport(server.baseURL)
-            let (id, full) = await openAndReceive(transport, Self.question)
+            let (id, full) = await openAndReceive(transport, transportQuestion)
             let answerID = try #require(id)
             let last = try #require(full.sequences.last)
             let (resumedID, resumed) = await openAndReceive(
-                transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: after))
+                transport, transportQuestion, resume: ResumeCursor(answerID: answerID, lastSequence: after))
             #expect(resumedID == answerID)
             #expect(resumed.error == nil)
             #expect(resumed.sequences == Array((after + 1)...last))
@@ -65,9 +63,9 @@ struct TransportTests {
     func unknownAnswer(over kind: Kind) async throws {
         try await withServer(engine: instantEngine) { server in
             let transport = kind.transport(server.baseURL)
-            _ = await openAndReceive(transport, Self.question)  // polling: the conversation exists, the answer not
+            _ = await openAndReceive(transport, transportQuestion)  // polling: the conversation exists, the answer not
             let (_, received) = await openAndReceive(
-                transport, Self.question, resume: ResumeCursor(answerID: "ans_missing", lastSequence: 3))
+                transport, transportQuestion, resume: ResumeCursor(answerID: "ans_missing", lastSequence: 3))
             let error = try #require(received.clientError)
             #expect(error.code == .httpStatus)
             #expect(error.status == 404)

@@ -6,15 +6,13 @@ import Testing
 
 @Suite("WebSocket transport against the reference server")
 struct TransportWebSocketTests {
-    static let question = AnswerRequest(query: "What is BM25?")
-
     @Test("an answer started over SSE can be resumed over a WebSocket")
     func crossTransportResume() async throws {
         try await withServer(engine: instantEngine) { server in
-            let (id, full) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            let (id, full) = await openAndReceive(SSETransport(baseURL: server.baseURL), transportQuestion)
             let answerID = try #require(id)
             let (_, resumed) = await openAndReceive(
-                WebSocketTransport(baseURL: server.baseURL), Self.question,
+                WebSocketTransport(baseURL: server.baseURL), transportQuestion,
                 resume: ResumeCursor(answerID: answerID, lastSequence: 10))
             #expect(resumed.events == full.events.filter { ($0.sequence ?? 11) > 10 })
         }
@@ -37,7 +35,7 @@ struct TransportWebSocketTests {
         let running = try await ReferenceServer(engine: engine, configuration: configuration, clock: clock).start()
         defer { Task { await running.shutdown() } }
         engine.push(.token("quiet"))
-        let connection = try await WebSocketTransport(baseURL: running.baseURL).open(Self.question, resume: nil)
+        let connection = try await WebSocketTransport(baseURL: running.baseURL).open(transportQuestion, resume: nil)
         let reader = Task { await receive(connection) }
         // The first tick may see the first event as news; the second one certainly sees quiet.
         await clock.tick(every: .seconds(15), times: 2)
