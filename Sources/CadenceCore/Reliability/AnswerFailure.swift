@@ -37,6 +37,7 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
     /// Connection attempts made in a row without progress when the answer failed.
     public var attempts: Int
 
+    // `duplicates` pairs these assignments with CadenceClientError's: see the note there.
     public init(
         _ code: Code, message: String, partialText: String = "", sources: [Source] = [], status: Int? = nil,
         serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1

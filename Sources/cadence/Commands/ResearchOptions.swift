@@ -6,7 +6,8 @@ import CadenceServer
 import Foundation
 
 /// What a research server answers from and how: the corpus, and (with a model) the research loop's
-/// limits. Shared by `serve`, `demo`, and `ask`/`chat --research`.
+/// limits. Shared by `serve`, `demo`, and `ask`/`chat --research`. (`duplicates` pairs its
+/// declarations with SharedAnswersOptions': see the note there.)
 struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "A folder of markdown and text files to answer from, instead of the built-in corpus.")
     var corpus: String?
