@@ -143,7 +143,9 @@ enum TerminalText {
     }
 
     /// Breaks spans into lines of at most `width` columns, at spaces, between wide characters,
-    /// or inside a word longer than a line. `"\n"` in a span forces a break.
+    /// or inside a word longer than a line. `"\n"` in a span forces a break. A tab separates words
+    /// as a space does (as HTML shows it): printed, it would jump to the terminal's next tab stop,
+    /// wherever the line's columns were counted to.
     static func wrap(_ spans: [TerminalSpan], width: Int) -> [[TerminalSpan]] {
         let width = max(width, 1)
         var lines: [[TerminalSpan]] = [[]]
@@ -188,7 +190,7 @@ enum TerminalText {
                 if character == "\n" {
                     flushWord()
                     newLine()
-                } else if character == " " {
+                } else if character == " " || character == "\t" {
                     flushWord()
                     if lineWidth > 0 { pendingSpace = TerminalSpan(text: " ", style: span.style) }
                 } else {

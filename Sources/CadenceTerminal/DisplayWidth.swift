@@ -60,12 +60,14 @@ enum DisplayWidth {
         }
     }
 
-    /// Plain text broken into lines of at most `width` columns at spaces; a word longer than a line
-    /// is cut. Leading spaces are kept; lines after the first start with `indent`. Control
-    /// characters show as symbols (``TerminalSanitizer``): the text may come from a server.
+    /// Plain text broken into lines of at most `width` columns at spaces (a tab is one); a word
+    /// longer than a line is cut. Leading spaces are kept; lines after the first start with
+    /// `indent`. Control characters show as symbols (``TerminalSanitizer``): the text may come from
+    /// a server.
     static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
         let width = max(width, 1)
-        let text = TerminalSanitizer.printable(text)
+        var text = TerminalSanitizer.printable(text)
+        if text.utf8.contains(0x09) { text = String(text.map { $0 == "\t" ? " " : $0 }) }
         let leading = String(text.prefix { $0 == " " })
         var lines: [String] = []
         var line = leading

@@ -48,6 +48,14 @@ import Testing
         #expect(Self.onlySGR(styled), "an escape sequence that is not the renderer's own: \(styled.debugDescription)")
     }
 
+    @Test func tabsInProseBreakLikeSpaces() {
+        // A tab printed as is jumps to the terminal's next tab stop, which the wrap did not count:
+        // the line would overflow the width. In prose it is a space between words, as HTML shows it.
+        let tree = MarkdownParser().parse("one\ttwo\tthree\tfour\tfive\tsix\tseven\teight\n")
+        let lines = ANSIRenderer(width: 20, colors: false).render(tree).split(separator: "\n").map(String.init)
+        #expect(lines == ["one two three four", "five six seven eight"], "\(lines)")
+    }
+
     @Test func theSanitizerLeavesOrdinaryTextAlone() {
         let text = "Grüße, 日本, e\u{301}, tabs\tand\nlines, «»"
         #expect(TerminalSanitizer.printable(text) == text)

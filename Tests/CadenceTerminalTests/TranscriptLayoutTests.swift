@@ -283,5 +283,9 @@ import Testing
         #expect(after.contains("Two²?."), "the cached block was drawn again")
         #expect(after.contains("One¹."))
     }
-}
 
+    @Test func tabsInPlainTextWrapAsSpaces() {
+        // A question typed or pasted with tabs: each is a space, so the wrap's count is the screen's.
+        #expect(DisplayWidth.wrap("› one\ttwo\tthree", width: 11, indent: "  ") == ["› one two", "  three"])
+    }
+}
