@@ -152,6 +152,40 @@ struct SharedAnswersTests {
         }
     }
 
+    /// A cursor past what the table holds is refused on any node, running or ended; one the table
+    /// holds is served wherever the reader comes back.
+    @Test func aCursorPastTheTablesLastEventIsA416OnEveryNode() async throws {
+        let engine = ScriptedEngine()
+        try await Self.withNodes([engine, instantEngine]) { _, nodes in
+            engine.push(.token("one "), .token("two"))
+            let (asked, id) = try await Self.ask(nodes[0])
+            var reader = EventReader(asked)
+            try await reader.readThroughFirstToken()
+            try await Self.eventually("the owner sent both tokens") {
+                let (_, read) = await openAndReceive(
+                    SSETransport(baseURL: nodes[1].baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0),
+                    stopAfter: 2)
+                return read.sequences == [1, 2]
+            }
+            for node in nodes {
+                let (_, past) = await openAndReceive(
+                    SSETransport(baseURL: node.baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 3))
+                ResumeCursorTests.expectOutOfRange(past.clientError, events: 2)
+            }
+            engine.push(.complete(Completion()))
+            engine.finish()
+            try await reader.readToEnd()
+            for node in nodes {
+                let (_, atEnd) = await openAndReceive(
+                    SSETransport(baseURL: node.baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 3))
+                #expect(atEnd.error == nil && atEnd.sequences.isEmpty)
+                let (_, past) = await openAndReceive(
+                    SSETransport(baseURL: node.baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 9))
+                ResumeCursorTests.expectOutOfRange(past.clientError, events: 3)
+            }
+        }
+    }
+
     @Test func finishedAnswersArePurgedAfterRetentionThenGone() async throws {
         // A 1 s lease makes the rounds (which purge) come every 200 ms; retention is 1 s.
         try await Self.withNodes([instantEngine], lease: .seconds(1), retention: .seconds(1)) { postgres, nodes in

@@ -13,6 +13,10 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case server
         /// The server no longer has the answer to resume (HTTP 404 or 410).
         case answerGone
+        /// The server refused to resume from the last sequence applied (HTTP 416): it never sent
+        /// that sequence for this answer, so it is not the answer's server any more (a restored or
+        /// different store). Retrying cannot help.
+        case resumeRefused
         /// The connection broke mid-answer and the answer could not be resumed.
         case interrupted
         /// The connection could not be made or kept: a status that is not retryable, or every attempt failed.

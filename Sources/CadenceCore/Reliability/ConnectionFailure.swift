@@ -14,7 +14,7 @@ public struct ConnectionFailure: Sendable, Hashable {
     /// How long the server asked to wait (`retry-after-ms` or `retry-after`), if it did.
     public var retryAfter: Duration?
     /// The HTTP status of the response, when the failure is a status. 404 and 410 on a resume mean
-    /// the server no longer has the answer.
+    /// the server no longer has the answer; 416 means it refused the cursor as past the answer's end.
     public var status: Int?
     /// Whether the failure came before the response body's first byte (a status, a refused
     /// connection). The machine also knows whether it saw bytes on this connection; both must agree.
@@ -49,4 +49,8 @@ public struct ConnectionFailure: Sendable, Hashable {
 
     /// Whether the server says the answer no longer exists (404 or 410).
     var isAnswerGone: Bool { status == 404 || status == 410 }
+
+    /// Whether the server refused the resume cursor as past the answer's last event (416): it never
+    /// sent that sequence, so it and the client disagree about the answer.
+    var isCursorRefused: Bool { status == 416 }
 }
