@@ -190,6 +190,37 @@ struct CommandTests {
         #expect(result.stderr.contains("64"))
     }
 
+    /// The limit error names the option that raises the limit (the command's user cannot change the
+    /// library's `SSELimits`), and `--dialect` honours the same options as `--events`.
+    @Test(
+        "a limit error in decode names the option that raises it and the limit, not SSELimits",
+        arguments: [
+            (["--events", "--max-line-bytes", "64"], "data: ok\n\ndata: " + String(repeating: "x", count: 200), "--max-line-bytes"),
+            (
+                ["--events", "--max-event-bytes", "64"],
+                "data: ok\n\n" + String(repeating: "data: " + String(repeating: "y", count: 30) + "\n", count: 4),
+                "--max-event-bytes"
+            ),
+            (
+                ["--dialect", "openai-chat", "--max-line-bytes", "64"],
+                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + String(repeating: "z", count: 200),
+                "--max-line-bytes"
+            ),
+            (
+                ["--dialect", "openai-chat", "--max-event-bytes", "64"],
+                String(repeating: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"w\"}}]}\n", count: 3),
+                "--max-event-bytes"
+            ),
+            (["--dialect", "ollama", "--max-line-bytes", "64"], "{\"message\":{\"content\":\"" + String(repeating: "v", count: 200), "--max-line-bytes"),
+        ])
+    func decodeLimitNamesTheOption(arguments: [String], stream: String, option: String) async throws {
+        let result = try await CadenceBinary.run(["decode"] + arguments + ["-"], stdin: Data(stream.utf8))
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(option) && result.stderr.contains("64"), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("SSELimits"), "stderr: \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
     @Test(
         "decode prints each event as it arrives, also into a pipe",
         arguments: [["--events"], ["--dialect", "openai-chat"]])
