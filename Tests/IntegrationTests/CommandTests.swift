@@ -339,6 +339,23 @@ struct ProviderCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
     }
 
+    @Test("ask --provider: a provider line past the decoder's limit fails in the command's words, not SSELimits")
+    func askProviderOversizedLine() async throws {
+        let opening = Array(#"data: {"choices":[{"index":0,"delta":{"content":"Hello"}}]}"#.utf8) + [10, 10]
+        let runaway = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 17 << 20)
+        let server = try await ScriptedModelServer.start { _, _ in .raw(opening + runaway) }
+        defer { Task { await server.shutdown() } }
+        let result = try await CadenceBinary.run([
+            "ask", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "--api-key", "sk-x",
+            "--no-history", "Hi",
+        ])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix("Hello"))
+        #expect(!result.stderr.contains("SSELimits"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("--base-url"), "stderr: \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
     @Test(
         "ask --provider says how a model's answer ended: a note for the token limit (exit 0), a cut stream fails (exit 1)",
         arguments: [

@@ -40,10 +40,15 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
     public var timeout: AnswerTimeout?
     /// Connection attempts made in a row without progress when the answer failed.
     public var attempts: Int
+    /// The decoder limit the stream broke (``SSEDecoderError/Code/lineTooLong`` or
+    /// ``SSEDecoderError/Code/eventTooLarge``), when that caused the failure: an app can say so in
+    /// its own terms instead of showing ``message``, which names ``SSELimits``.
+    public var exceededLimit: SSEDecoderError.Code?
 
     public init(
         _ code: Code, message: String, partialText: String = "", sources: [Source] = [], status: Int? = nil,
-        serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1
+        serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1,
+        exceededLimit: SSEDecoderError.Code? = nil
     ) {
         self.code = code
         self.message = message
@@ -53,6 +58,7 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
         self.serverCode = serverCode
         self.timeout = timeout
         self.attempts = attempts
+        self.exceededLimit = exceededLimit
     }
 
     public var description: String { message }

@@ -67,7 +67,7 @@ extension AnswerStreamMachine {
         }
         return AnswerFailure(
             code, message: message, partialText: content.text, sources: content.sources, status: failure.status,
-            attempts: attempt)
+            attempts: attempt, exceededLimit: failure.exceededLimit)
     }
 }
 

@@ -19,15 +19,19 @@ public struct ConnectionFailure: Sendable, Hashable {
     /// Whether the failure came before the response body's first byte (a status, a refused
     /// connection). The machine also knows whether it saw bytes on this connection; both must agree.
     public var beforeFirstByte: Bool
+    /// The decoder limit the stream broke (a line or an event too large), when that caused the failure.
+    public var exceededLimit: SSEDecoderError.Code?
 
     public init(
-        message: String, retryable: Bool, retryAfter: Duration? = nil, status: Int? = nil, beforeFirstByte: Bool
+        message: String, retryable: Bool, retryAfter: Duration? = nil, status: Int? = nil, beforeFirstByte: Bool,
+        exceededLimit: SSEDecoderError.Code? = nil
     ) {
         self.message = message
         self.retryable = retryable
         self.retryAfter = retryAfter
         self.status = status
         self.beforeFirstByte = beforeFirstByte
+        self.exceededLimit = exceededLimit
     }
 
     /// A response whose status is not 200, before any body byte. `retryable` follows the status.
