@@ -22,18 +22,21 @@ public struct PacingTrace: Sendable, Decodable {
         public init(from decoder: any Decoder) throws {
             var pair = try decoder.unkeyedContainer()
             // Counted first, so that a short or long pair says so instead of "container at end".
-            switch pair.count {
-            case 0?: throw DecodingError.dataCorruptedError(in: pair, debugDescription: Self.shape("the time and the chunk are missing"))
-            case 1?: throw DecodingError.dataCorruptedError(in: pair, debugDescription: Self.shape("the chunk is missing"))
-            case 2?, nil: break
-            case let count?: throw DecodingError.dataCorruptedError(in: pair, debugDescription: Self.shape("not \(count) values"))
-            }
+            let problem: String? =
+                switch pair.count {
+                case 0?: "the time and the chunk are missing"
+                case 1?: "the chunk is missing"
+                case 2?, nil: nil
+                case let count?: "not \(count) values"
+                }
+            if let problem { throw DecodingError.dataCorruptedError(in: pair, debugDescription: Self.shape(problem)) }
             milliseconds = try pair.decode(Double.self)
             chunk = try pair.decode(String.self)
         }
 
         private static func shape(_ problem: String) -> String {
-            problem.hasPrefix("not") ? "an arrival is [t_ms, \"chunk\"], \(problem)" : "\(problem) (an arrival is [t_ms, \"chunk\"])"
+            problem.hasPrefix("not")
+                ? "an arrival is [t_ms, \"chunk\"], \(problem)" : "\(problem) (an arrival is [t_ms, \"chunk\"])"
         }
     }
 

@@ -156,7 +156,8 @@ actor AnswerLogs {
         try requireKnown(id)
         let entry = entries[id]!
         if !pastEndAllowed, sequence > entry.log.lastSequence {
-            throw AnswerLookupError.pastEnd(id, after: sequence, lastSequence: entry.log.lastSequence, ended: entry.finished)
+            throw AnswerLookupError.pastEnd(
+                id, after: sequence, lastSequence: entry.log.lastSequence, ended: entry.finished)
         }
         guard entry.log.canReplay(after: sequence) else {
             throw AnswerLookupError.evicted(id, after: sequence, firstRetained: entry.log.firstRetainedSequence)

@@ -375,7 +375,10 @@ public final class SQLiteConversationStore: ConversationStore {
             let (tables, applied) = try? probe.read({ db in
                 (
                     try String.fetchAll(
-                        db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
+                        db,
+                        sql: """
+                            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+                            """),
                     try migrator.appliedIdentifiers(db)
                 )
             })

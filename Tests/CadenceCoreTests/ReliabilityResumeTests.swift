@@ -51,7 +51,7 @@ struct ReliabilityResumeTests {
         #expect(failure.message.hasPrefix("The server no longer has this answer"))
     }
 
-    @Test("a resume cursor the server refuses as past the answer's end (416) fails at once, typed, with the partial text")
+    @Test("a cursor the server refuses as past the answer's end (416) fails at once, typed, with the partial text")
     func cursorRefused() throws {
         var machine = streamingMachine()
         _ = machine.received(tokenEvent("AB", 1), now: .seconds(1))

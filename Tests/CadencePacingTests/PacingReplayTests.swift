@@ -107,9 +107,18 @@ struct PacingReplayTests {
         "a trace that does not decode says what and where in the trace's terms",
         arguments: [
             (#"{"name":"x"}"#, #"invalid trace t.json: "arrivals" is missing"#),
-            (#"{"name":"x","arrivals":[[0,"a"],[5,{}]],"end_ms":9}"#, "invalid trace t.json: arrivals[1]: the chunk must be a string"),
-            (#"{"name":"x","arrivals":[[0]],"end_ms":9}"#, #"invalid trace t.json: arrivals[0]: the chunk is missing (an arrival is [t_ms, "chunk"])"#),
-            (#"{"name":"x","arrivals":[[null,"a"]],"end_ms":9}"#, "invalid trace t.json: arrivals[0]: the time must be a number (milliseconds), not null"),
+            (
+                #"{"name":"x","arrivals":[[0,"a"],[5,{}]],"end_ms":9}"#,
+                "invalid trace t.json: arrivals[1]: the chunk must be a string"
+            ),
+            (
+                #"{"name":"x","arrivals":[[0]],"end_ms":9}"#,
+                #"invalid trace t.json: arrivals[0]: the chunk is missing (an arrival is [t_ms, "chunk"])"#
+            ),
+            (
+                #"{"name":"x","arrivals":[[null,"a"]],"end_ms":9}"#,
+                "invalid trace t.json: arrivals[0]: the time must be a number (milliseconds), not null"
+            ),
             (#"{"name":"x","arrivals":[[0,"a"]],"end_ms":9"#, "invalid trace t.json: it is not valid JSON ("),
         ])
     func undecodableTrace(json: String, message: String) {

@@ -44,7 +44,9 @@ struct AskReliabilityCommandTests {
         defer { Task { await server.shutdown() } }
         let runaway = [UInt8](repeating: UInt8(ascii: "x"), count: 17 << 20)
         server.enqueue(.garbage(atByte: script.frames(after: 0).frameEnds[4], bytes: runaway))
-        let result = try await CadenceBinary.run(["ask", "--url", server.baseURL, "--plain", "--no-history", "question"])
+        let result = try await CadenceBinary.run([
+            "ask", "--url", server.baseURL, "--plain", "--no-history", "question",
+        ])
         #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(result.stdout.hasPrefix("Partial te"), "the two tokens before the line: \(result.stdout)")
         let errorLines = result.stderr.split(separator: "\n").filter { !$0.contains("reconnecting") }

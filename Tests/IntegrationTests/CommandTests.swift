@@ -195,7 +195,10 @@ struct CommandTests {
     @Test(
         "a limit error in decode names the option that raises it and the limit, not SSELimits",
         arguments: [
-            (["--events", "--max-line-bytes", "64"], "data: ok\n\ndata: " + String(repeating: "x", count: 200), "--max-line-bytes"),
+            (
+                ["--events", "--max-line-bytes", "64"], "data: ok\n\ndata: " + String(repeating: "x", count: 200),
+                "--max-line-bytes"
+            ),
             (
                 ["--events", "--max-event-bytes", "64"],
                 "data: ok\n\n" + String(repeating: "data: " + String(repeating: "y", count: 30) + "\n", count: 4),
@@ -211,7 +214,10 @@ struct CommandTests {
                 String(repeating: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"w\"}}]}\n", count: 3),
                 "--max-event-bytes"
             ),
-            (["--dialect", "ollama", "--max-line-bytes", "64"], "{\"message\":{\"content\":\"" + String(repeating: "v", count: 200), "--max-line-bytes"),
+            (
+                ["--dialect", "ollama", "--max-line-bytes", "64"],
+                "{\"message\":{\"content\":\"" + String(repeating: "v", count: 200), "--max-line-bytes"
+            ),
         ])
     func decodeLimitNamesTheOption(arguments: [String], stream: String, option: String) async throws {
         let result = try await CadenceBinary.run(["decode"] + arguments + ["-"], stdin: Data(stream.utf8))

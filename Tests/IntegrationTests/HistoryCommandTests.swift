@@ -247,7 +247,8 @@ final class HistoryCommandTests {
     @Test func aForeignDatabaseIsRefusedNamedAndLeftUntouched() async throws {
         let foreign = folder.appendingPathComponent("inventory.db").path
         try await DatabaseQueue(path: foreign).write { db in
-            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item (name) VALUES ('lamp')")
+            try db.execute(
+                sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item (name) VALUES ('lamp')")
         }
         let schema = { () throws -> [String] in
             try DatabaseQueue(path: foreign).read { db in

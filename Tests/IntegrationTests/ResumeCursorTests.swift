@@ -22,11 +22,15 @@ struct ResumeCursorTests {
     }
 
     /// Checks that `error` is the out-of-range refusal and that its message gives the event count.
-    static func expectOutOfRange(_ error: CadenceClientError?, events: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectOutOfRange(
+        _ error: CadenceClientError?, events: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(error?.status == 416, sourceLocation: sourceLocation)
         #expect(error?.retryable == false, sourceLocation: sourceLocation)
         #expect(error?.body?.contains("cursor_out_of_range") == true, sourceLocation: sourceLocation)
-        #expect(error?.message.contains("\(events) events") == true, "\(String(describing: error))", sourceLocation: sourceLocation)
+        #expect(
+            error?.message.contains("\(events) events") == true, "\(String(describing: error))",
+            sourceLocation: sourceLocation)
     }
 
     @Test("an ended answer: past its last event is a 416 over SSE, WebSocket and polling; at it, the end")
@@ -45,16 +49,21 @@ struct ResumeCursorTests {
             let id = try #require(posted?["message_id"]?.stringValue)
             // Read it to its end, so the answer has ended and its length is known.
             let (_, full) = await openAndReceive(
-                SSETransport(baseURL: server.baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
+                SSETransport(baseURL: server.baseURL), Self.question,
+                resume: ResumeCursor(answerID: id, lastSequence: 0))
             #expect(full.endsWithComplete)
             let last = try #require(full.sequences.last)
 
-            for transport in [SSETransport(baseURL: server.baseURL), WebSocketTransport(baseURL: server.baseURL)] as [any ResearchTransport] {
-                let (_, past) = await openAndReceive(transport, Self.question, resume: ResumeCursor(answerID: id, lastSequence: last + 1))
+            for transport in [SSETransport(baseURL: server.baseURL), WebSocketTransport(baseURL: server.baseURL)]
+                as [any ResearchTransport]
+            {
+                let (_, past) = await openAndReceive(
+                    transport, Self.question, resume: ResumeCursor(answerID: id, lastSequence: last + 1))
                 Self.expectOutOfRange(past.clientError, events: last)
                 #expect(past.events.isEmpty)
                 // At the last event there is nothing more, and the stream simply ends.
-                let (_, atEnd) = await openAndReceive(transport, Self.question, resume: ResumeCursor(answerID: id, lastSequence: last))
+                let (_, atEnd) = await openAndReceive(
+                    transport, Self.question, resume: ResumeCursor(answerID: id, lastSequence: last))
                 #expect(atEnd.error == nil)
                 #expect(atEnd.sequences.isEmpty)
             }
@@ -83,11 +92,13 @@ struct ResumeCursorTests {
             let answerID = try #require(id)
             #expect(start.sequences == [1, 2])
             for transport in [transport, WebSocketTransport(baseURL: server.baseURL)] as [any ResearchTransport] {
-                let (_, past) = await openAndReceive(transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 7))
+                let (_, past) = await openAndReceive(
+                    transport, Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 7))
                 Self.expectOutOfRange(past.clientError, events: 2)
             }
             // The answer goes on for readers with a real cursor.
-            let resumed = try await transport.open(Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 2))
+            let resumed = try await transport.open(
+                Self.question, resume: ResumeCursor(answerID: answerID, lastSequence: 2))
             engine.push(.token("three"), .complete(Completion()))
             engine.finish()
             let rest = await receive(resumed)

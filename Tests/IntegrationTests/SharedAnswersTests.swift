@@ -161,27 +161,25 @@ struct SharedAnswersTests {
             let (asked, id) = try await Self.ask(nodes[0])
             var reader = EventReader(asked)
             try await reader.readThroughFirstToken()
+            let resume = { (node: RunningServer, after: Int, stopAfter: Int?) async -> Received in
+                let cursor = ResumeCursor(answerID: id, lastSequence: after)
+                return await openAndReceive(
+                    SSETransport(baseURL: node.baseURL), Self.question, resume: cursor, stopAfter: stopAfter
+                ).received
+            }
             try await Self.eventually("the owner sent both tokens") {
-                let (_, read) = await openAndReceive(
-                    SSETransport(baseURL: nodes[1].baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 0),
-                    stopAfter: 2)
-                return read.sequences == [1, 2]
+                await resume(nodes[1], 0, 2).sequences == [1, 2]
             }
             for node in nodes {
-                let (_, past) = await openAndReceive(
-                    SSETransport(baseURL: node.baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 3))
-                ResumeCursorTests.expectOutOfRange(past.clientError, events: 2)
+                ResumeCursorTests.expectOutOfRange(await resume(node, 3, nil).clientError, events: 2)
             }
             engine.push(.complete(Completion()))
             engine.finish()
             try await reader.readToEnd()
             for node in nodes {
-                let (_, atEnd) = await openAndReceive(
-                    SSETransport(baseURL: node.baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 3))
+                let atEnd = await resume(node, 3, nil)
                 #expect(atEnd.error == nil && atEnd.sequences.isEmpty)
-                let (_, past) = await openAndReceive(
-                    SSETransport(baseURL: node.baseURL), Self.question, resume: ResumeCursor(answerID: id, lastSequence: 9))
-                ResumeCursorTests.expectOutOfRange(past.clientError, events: 3)
+                ResumeCursorTests.expectOutOfRange(await resume(node, 9, nil).clientError, events: 3)
             }
         }
     }

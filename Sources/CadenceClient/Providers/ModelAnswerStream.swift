@@ -85,7 +85,8 @@ public struct ModelAnswerStream: AsyncSequence, Sendable {
         private var ending: AnswerUpdate {
             if Task.isCancelled { return .cancelled(partialText: text) }
             if let failure {
-                return .failed(AnswerFailure(.connection, message: failure, partialText: text, exceededLimit: exceededLimit))
+                return .failed(
+                    AnswerFailure(.connection, message: failure, partialText: text, exceededLimit: exceededLimit))
             }
             if finish == .truncated {
                 let message = "the stream ended before the provider finished (\(text.count) characters received)"

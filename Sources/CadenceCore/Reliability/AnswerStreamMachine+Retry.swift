@@ -27,7 +27,8 @@ extension AnswerStreamMachine {
             return finish(.completed(content.completion(reason: .completed)), closing: closing)
         }
         if let timeout { return endByTimeout(timeout, closing: closing) }
-        let ending = answerFailure(failure, answerGone: answerGone, cursorRefused: cursorRefused, safeToRetry: safeToRetry)
+        let ending = answerFailure(
+            failure, answerGone: answerGone, cursorRefused: cursorRefused, safeToRetry: safeToRetry)
         return finish(.failed(ending), closing: closing)
     }
 
