@@ -152,6 +152,7 @@ let package = Package(
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
                 "CadenceUI", "CadenceResearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
+                .product("HummingbirdWSClient"),
             ]),
     ]
 )

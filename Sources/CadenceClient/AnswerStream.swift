@@ -185,6 +185,6 @@ enum AnswerStreamDriver {
         let retryable = error.code == .transport || error.retryable
         return ConnectionFailure(
             message: error.message, retryable: retryable, retryAfter: error.retryAfter, status: error.status,
-            beforeFirstByte: beforeFirstByte)
+            beforeFirstByte: beforeFirstByte, exceededLimit: error.exceededLimit)
     }
 }

@@ -52,6 +52,15 @@ public struct CadenceClientError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// The decoder limit a ``Code/malformedStream`` broke, read from its underlying error.
+    var exceededLimit: SSEDecoderError.Code? {
+        switch underlying {
+        case let error as SSEDecoderError: error.code
+        case let error as ModelStreamError: error.code
+        default: nil
+        }
+    }
+
     static func httpStatus(_ status: Int, reason: String, body: String, retryAfter: Duration?) -> CadenceClientError {
         let detail = Self.oneLine(Self.serverMessage(in: body) ?? body, limit: 300)
         let suffix = detail.isEmpty ? "" : ": \(detail)"

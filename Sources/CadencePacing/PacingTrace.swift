@@ -21,11 +21,22 @@ public struct PacingTrace: Sendable, Decodable {
 
         public init(from decoder: any Decoder) throws {
             var pair = try decoder.unkeyedContainer()
+            // Counted first, so that a short or long pair says so instead of "container at end".
+            let problem: String? =
+                switch pair.count {
+                case 0?: "the time and the chunk are missing"
+                case 1?: "the chunk is missing"
+                case 2?, nil: nil
+                case let count?: "not \(count) values"
+                }
+            if let problem { throw DecodingError.dataCorruptedError(in: pair, debugDescription: Self.shape(problem)) }
             milliseconds = try pair.decode(Double.self)
             chunk = try pair.decode(String.self)
-            guard pair.isAtEnd else {
-                throw DecodingError.dataCorruptedError(in: pair, debugDescription: "an arrival is [t_ms, \"chunk\"]")
-            }
+        }
+
+        private static func shape(_ problem: String) -> String {
+            problem.hasPrefix("not")
+                ? "an arrival is [t_ms, \"chunk\"], \(problem)" : "\(problem) (an arrival is [t_ms, \"chunk\"])"
         }
     }
 
@@ -43,7 +54,7 @@ public struct PacingTrace: Sendable, Decodable {
         self.endMilliseconds = endMilliseconds
     }
 
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case name, description, arrivals
         case endMilliseconds = "end_ms"
     }
@@ -75,10 +86,13 @@ public struct PacingTrace: Sendable, Decodable {
         _ json: some Sequence<UInt8>, source: String = "<trace>"
     ) throws(PacingError) -> PacingTrace {
         let trace: PacingTrace
+        let data = Data(json)
         do {
-            trace = try JSONDecoder().decode(PacingTrace.self, from: Data(json))
+            trace = try JSONDecoder().decode(PacingTrace.self, from: data)
+        } catch let error as DecodingError {
+            throw PacingError(.invalidTrace, "invalid trace \(source): \(Self.describe(error, in: data))")
         } catch {
-            throw PacingError(.invalidTrace, "invalid trace \(source): \(error)")
+            throw PacingError(.invalidTrace, "invalid trace \(source): \(error.localizedDescription)")
         }
         try trace.validate(source: source)
         return trace

@@ -117,22 +117,27 @@ actor AnswerLogs {
         throw forgotten.contains(id) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
     }
 
-    /// Checks that the events after `sequence` can be replayed, throwing why not.
-    func check(_ id: String, after sequence: Int) throws {
-        _ = try entry(id, after: sequence)
+    /// Checks that the events after `sequence` can be replayed, throwing why not. A `sequence` past the
+    /// log's last event is refused (``AnswerLookupError/pastEnd(_:after:lastSequence:ended:)``) unless
+    /// `pastEndAllowed`: a mirror of a shared answer may lag behind its table, whose registry asks
+    /// the table instead.
+    func check(_ id: String, after sequence: Int, pastEndAllowed: Bool = false) throws {
+        _ = try entry(id, after: sequence, pastEndAllowed: pastEndAllowed)
     }
 
-    /// The events after `sequence` that exist now, without waiting.
-    func snapshot(_ id: String, after sequence: Int) throws -> AnswerSlice {
-        let entry = try entry(id, after: sequence)
+    /// The events after `sequence` that exist now, without waiting; refused past the end as in ``check(_:after:pastEndAllowed:)``.
+    func snapshot(_ id: String, after sequence: Int, pastEndAllowed: Bool = false) throws -> AnswerSlice {
+        let entry = try entry(id, after: sequence, pastEndAllowed: pastEndAllowed)
         return AnswerSlice(events: entry.log.events(after: sequence), finished: entry.finished)
     }
 
-    /// The events after `sequence`, waiting until there is at least one or the answer has ended.
+    /// The events after `sequence`, waiting until there is at least one or the answer has ended. The
+    /// cursor was checked when the reader came (``check(_:after:pastEndAllowed:)``), so here it may
+    /// be ahead of a lagging mirror, which then waits for the table.
     func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
         while true {
             try Task.checkCancellation()
-            let slice = try snapshot(id, after: sequence)
+            let slice = try snapshot(id, after: sequence, pastEndAllowed: true)
             if !slice.events.isEmpty || slice.finished { return slice }
             await waitForChange(of: id, after: sequence)
         }
@@ -147,9 +152,13 @@ actor AnswerLogs {
         entries = [:]
     }
 
-    private func entry(_ id: String, after sequence: Int) throws -> Entry {
+    private func entry(_ id: String, after sequence: Int, pastEndAllowed: Bool) throws -> Entry {
         try requireKnown(id)
         let entry = entries[id]!
+        if !pastEndAllowed, sequence > entry.log.lastSequence {
+            throw AnswerLookupError.pastEnd(
+                id, after: sequence, lastSequence: entry.log.lastSequence, ended: entry.finished)
+        }
         guard entry.log.canReplay(after: sequence) else {
             throw AnswerLookupError.evicted(id, after: sequence, firstRetained: entry.log.firstRetainedSequence)
         }

@@ -51,7 +51,7 @@ struct AnswerWebSocketHandler: Sendable {
             guard let id = resume["answer_id"]?.stringValue else {
                 throw APIError.badRequest("\"resume\" needs a string \"answer_id\"")
             }
-            let after = resume["last_sequence"]?.intValue ?? 0
+            let after = try ReferenceServer.cursor(resume["last_sequence"], name: "\"last_sequence\"")
             do {
                 try await registry.check(id, after: after)
             } catch let error as AnswerLookupError {

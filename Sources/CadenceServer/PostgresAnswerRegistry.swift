@@ -123,12 +123,14 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 
     func check(_ id: String, after sequence: Int) async throws {
         try await follow(id)
-        try await logs.check(id, after: sequence)
+        try await requireSent(id, sequence)
+        try await logs.check(id, after: sequence, pastEndAllowed: true)
     }
 
     func snapshot(_ id: String, after sequence: Int) async throws -> AnswerSlice {
         try await follow(id)
-        return try await logs.snapshot(id, after: sequence)
+        try await requireSent(id, sequence)
+        return try await logs.snapshot(id, after: sequence, pastEndAllowed: true)
     }
 
     func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
@@ -276,6 +278,22 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         mirrors[id] = Mirror()
         // Events appended while it loaded sent notifications nobody here was waiting for.
         if !state.ended { schedule(id) }
+    }
+
+    /// Throws ``AnswerLookupError/pastEnd(_:after:lastSequence:ended:)`` when `sequence` is past the
+    /// answer's last event. This node's mirror may lag behind the table (a reader that read on the
+    /// owner comes back here), so a cursor past the mirror is checked against the table, and the
+    /// mirror is brought up to it when the table has the events.
+    private func requireSent(_ id: String, _ sequence: Int) async throws {
+        guard let position = await logs.position(of: id), sequence > position.lastSequence else { return }
+        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
+            throw AnswerLookupError.unknown(id)
+        }
+        if state.purged { throw AnswerLookupError.gone(id) }
+        guard sequence <= state.lastSequence else {
+            throw AnswerLookupError.pastEnd(id, after: sequence, lastSequence: state.lastSequence, ended: state.ended)
+        }
+        schedule(id)
     }
 
     /// Brings a mirror up to the table, with at most one fetch in flight per answer: a signal during

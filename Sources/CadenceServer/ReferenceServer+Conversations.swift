@@ -45,6 +45,17 @@ extension ReferenceServer {
         return value
     }
 
+    /// A non-negative integer cursor from a JSON member (a WebSocket `resume`'s `last_sequence`);
+    /// absent means 0, and anything else (a string, a fraction, `null`) is refused like a malformed
+    /// `Last-Event-ID`, never read as "no cursor", which would replay the answer from its start.
+    static func cursor(_ value: JSONValue?, name: String) throws -> Int {
+        guard let value else { return 0 }
+        guard let sequence = value.intValue, sequence >= 0 else {
+            throw APIError.badRequest("\(name) must be a non-negative integer, not \(value.jsonText)")
+        }
+        return sequence
+    }
+
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],

@@ -14,6 +14,9 @@ public enum ConversationStoreError: Error, Sendable, Hashable, CustomStringConve
     case unreadable(path: String, detail: String)
     /// The file was written by a newer Cadence whose schema this version does not know.
     case newerSchema(path: String)
+    /// The file is another program's SQLite database: it holds these tables and no Cadence schema.
+    /// It is never migrated or changed.
+    case foreign(path: String, tables: [String])
     /// Any other SQLite error, with the operation that hit it.
     case database(path: String, operation: String, detail: String)
     /// No conversation or answer has this id.
@@ -28,10 +31,20 @@ public enum ConversationStoreError: Error, Sendable, Hashable, CustomStringConve
             "cannot open the conversation database \(path): \(detail)"
         case .newerSchema(let path):
             "\(path) was written by a newer version of Cadence; it was left untouched"
+        case .foreign(let path, let tables):
+            "\(path) is another program's SQLite database (it holds \(Self.list(tables)) and no Cadence history); "
+                + "it was left untouched. Pass a new file or a Cadence history."
         case .database(let path, let operation, let detail):
             "conversation database \(path): \(operation) failed: \(detail)"
         case .notFound(let id):
             "no conversation or answer with id \(id)"
         }
+    }
+
+    /// `table a`, `tables a, b, c`, or the first five and how many more.
+    private static func list(_ tables: [String]) -> String {
+        let shown = tables.prefix(5).joined(separator: ", ")
+        let more = tables.count > 5 ? " and \(tables.count - 5) more" : ""
+        return (tables.count == 1 ? "table " : "tables ") + shown + more
     }
 }

@@ -11,8 +11,9 @@ import Darwin
 /// The conversation store in SQLite, through GRDB: a file in WAL mode, or memory.
 ///
 /// - **Opening** creates the file and its folder if needed and runs the schema migrations. A file
-///   that is not a SQLite database, is damaged, cannot be read, or comes from a newer Cadence gives
-///   a ``ConversationStoreError`` naming the path; the file is never replaced.
+///   that is not a SQLite database, is damaged, cannot be read, comes from a newer Cadence, or is
+///   another program's database (tables, none of them Cadence's) gives a ``ConversationStoreError``
+///   naming the path; the file is never replaced, and a foreign one is not even opened for writing.
 /// - **Crash recovery.** Each streaming answer records the process writing it. Opening the store
 ///   marks the answers whose writer is gone as ``AnswerState/interrupted``, keeping their last
 ///   checkpoint; ``recoveredAnswerIDs`` lists them. Answers another live process is streaming are
@@ -353,12 +354,38 @@ public final class SQLiteConversationStore: ConversationStore {
             if !FileManager.default.isReadableFile(atPath: path) {
                 throw ConversationStoreError.unreadable(path: path, detail: "permission denied")
             }
+            if let tables = foreignTables(at: path) { throw ConversationStoreError.foreign(path: path, tables: tables) }
         }
         do {
             return try DatabasePool(path: path, configuration: configuration)
         } catch let error as DatabaseError {
             throw storeError(error, path: path, operation: "opening")
         }
+    }
+
+    /// The tables of another program's database at `path`: it has tables, or migrations, and none of
+    /// Cadence's migrations was applied to it. `nil` for an empty file, a Cadence history, or a file
+    /// that cannot be read as a database (the writable open reports that, as before). Read through a
+    /// read-only connection, before the store's own connection switches the file to WAL.
+    private static func foreignTables(at path: String) -> [String]? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard
+            let probe = try? DatabaseQueue(path: path, configuration: configuration),
+            let (tables, applied) = try? probe.read({ db in
+                (
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+                            """),
+                    try migrator.appliedIdentifiers(db)
+                )
+            })
+        else { return nil }
+        let isEmpty = tables.allSatisfy { $0 == "grdb_migrations" } && applied.isEmpty
+        guard !isEmpty, applied.isDisjoint(with: migrator.migrations) else { return nil }
+        return tables
     }
 
     // MARK: Rows

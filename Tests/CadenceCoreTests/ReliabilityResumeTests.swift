@@ -51,6 +51,23 @@ struct ReliabilityResumeTests {
         #expect(failure.message.hasPrefix("The server no longer has this answer"))
     }
 
+    @Test("a cursor the server refuses as past the answer's end (416) fails at once, typed, with the partial text")
+    func cursorRefused() throws {
+        var machine = streamingMachine()
+        _ = machine.received(tokenEvent("AB", 1), now: .seconds(1))
+        let drop = machine.connectionFailed(.transport("reset", beforeFirstByte: false), now: .seconds(2))
+        let delay = try #require(drop.updates.first?.reconnectDelay)
+        _ = machine.deadlinePassed(now: .seconds(2) + delay)
+        let refused = ConnectionFailure.status(416, message: "the answer a1 has sent 0 events so far")
+        let actions = machine.connectionFailed(refused, now: .seconds(3))
+        let failure = try #require(actions.updates.first?.failure)
+        #expect(actions.count == 1, "no retry: \(actions)")
+        #expect(failure.code == .resumeRefused)
+        #expect(failure.partialText == "AB")
+        #expect(failure.status == 416)
+        #expect(failure.message.contains("has sent 0 events"))
+    }
+
     @Test("404 on a new answer is a plain connection failure, not 'gone'")
     func notFoundOnNewAnswer() {
         var machine = AnswerStreamMachine(random: SplitMix64(seed: 1))

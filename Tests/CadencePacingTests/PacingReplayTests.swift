@@ -102,4 +102,33 @@ struct PacingReplayTests {
             #expect(error.message.contains("more than an hour"), "\(error.message)")
         }
     }
+
+    @Test(
+        "a trace that does not decode says what and where in the trace's terms",
+        arguments: [
+            (#"{"name":"x"}"#, #"invalid trace t.json: "arrivals" is missing"#),
+            (
+                #"{"name":"x","arrivals":[[0,"a"],[5,{}]],"end_ms":9}"#,
+                "invalid trace t.json: arrivals[1]: the chunk must be a string"
+            ),
+            (
+                #"{"name":"x","arrivals":[[0]],"end_ms":9}"#,
+                #"invalid trace t.json: arrivals[0]: the chunk is missing (an arrival is [t_ms, "chunk"])"#
+            ),
+            (
+                #"{"name":"x","arrivals":[[null,"a"]],"end_ms":9}"#,
+                "invalid trace t.json: arrivals[0]: the time must be a number (milliseconds), not null"
+            ),
+            (#"{"name":"x","arrivals":[[0,"a"]],"end_ms":9"#, "invalid trace t.json: it is not valid JSON ("),
+        ])
+    func undecodableTrace(json: String, message: String) {
+        do {
+            _ = try PacingTrace.decode(Array(json.utf8), source: "t.json")
+            Issue.record("accepted: \(json)")
+        } catch {
+            #expect(error.code == .invalidTrace)
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        }
+    }
 }

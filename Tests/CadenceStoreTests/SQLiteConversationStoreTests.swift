@@ -180,6 +180,51 @@ struct SQLiteConversationStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
     }
 
+    /// The tables of the file at `path`, by name, read without GRDB's migrator.
+    static func tables(at path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+    }
+
+    /// Another program's SQLite file passed by mistake (`--database ~/app.db`) used to get our
+    /// tables added to it. Now it is refused, naming the file, and its schema is unchanged.
+    @Test(arguments: [
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ada')",
+        // Another GRDB app: a migrations table, but none of ours.
+        """
+        CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+        INSERT INTO grdb_migrations VALUES ('createPlayers'); CREATE TABLE player (id INTEGER PRIMARY KEY)
+        """,
+    ])
+    func aForeignDatabaseIsRefusedAndLeftUntouched(schema: String) async throws {
+        let path = folder.path("someone-elses.sqlite")
+        try await DatabaseQueue(path: path).write { try $0.execute(sql: schema) }
+        let before = try Self.tables(at: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try SQLiteConversationStore(path: path)
+        } throws: { error in
+            guard case .foreign(let named, let tables) = error as? ConversationStoreError else { return false }
+            let text = "\(error)"
+            return named == path && tables == before && text.contains(path) && text.contains("left untouched")
+                && text.contains(before.last!)
+        }
+        #expect(try Self.tables(at: path) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "not a byte changed (no WAL switch either)")
+    }
+
+    @Test func anEmptyFileOrACadenceFileOpensAsBefore() async throws {
+        let empty = folder.path("empty.sqlite")
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let store = try SQLiteConversationStore(path: empty)
+        _ = try await store.createConversation(title: "kept")
+        // Reopened: our own schema is recognised, and what it holds is still there.
+        let reopened = try SQLiteConversationStore(path: empty)
+        #expect(try await reopened.conversations().map(\.title) == ["kept"])
+        #expect(try Self.tables(at: empty).contains("conversation"))
+    }
+
     @Test func aDirectoryInTheWayIsAClearError() throws {
         let path = folder.path("taken")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -35,6 +35,26 @@ struct AskReliabilityCommandTests {
         #expect(errorLines.first?.contains("400") == true)
     }
 
+    /// The library's limit message tells its reader to raise `SSELimits`, which no `ask` user can do;
+    /// the command says what the server did and what to check instead.
+    @Test("a server line past the decoder's limit fails in the command's own words, keeping the partial text")
+    func oversizedLineNamesNoLibraryType() async throws {
+        let script = FaultScript.answer(text: "Partial text before a runaway line.", tokenCharacters: 5)
+        let server = try await FaultServer.start(script: script)
+        defer { Task { await server.shutdown() } }
+        let runaway = [UInt8](repeating: UInt8(ascii: "x"), count: 17 << 20)
+        server.enqueue(.garbage(atByte: script.frames(after: 0).frameEnds[4], bytes: runaway))
+        let result = try await CadenceBinary.run([
+            "ask", "--url", server.baseURL, "--plain", "--no-history", "question",
+        ])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix("Partial te"), "the two tokens before the line: \(result.stdout)")
+        let errorLines = result.stderr.split(separator: "\n").filter { !$0.contains("reconnecting") }
+        #expect(errorLines.count == 1, "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("SSELimits"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("16778240") && result.stderr.contains("--url"), "stderr: \(result.stderr)")
+    }
+
     @Test("ask works over every transport", arguments: ["sse", "websocket", "polling"])
     func everyTransport(transport: String) async throws {
         try await withServer { server in

@@ -190,6 +190,43 @@ struct CommandTests {
         #expect(result.stderr.contains("64"))
     }
 
+    /// The limit error names the option that raises the limit (the command's user cannot change the
+    /// library's `SSELimits`), and `--dialect` honours the same options as `--events`.
+    @Test(
+        "a limit error in decode names the option that raises it and the limit, not SSELimits",
+        arguments: [
+            (
+                ["--events", "--max-line-bytes", "64"], "data: ok\n\ndata: " + String(repeating: "x", count: 200),
+                "--max-line-bytes"
+            ),
+            (
+                ["--events", "--max-event-bytes", "64"],
+                "data: ok\n\n" + String(repeating: "data: " + String(repeating: "y", count: 30) + "\n", count: 4),
+                "--max-event-bytes"
+            ),
+            (
+                ["--dialect", "openai-chat", "--max-line-bytes", "64"],
+                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + String(repeating: "z", count: 200),
+                "--max-line-bytes"
+            ),
+            (
+                ["--dialect", "openai-chat", "--max-event-bytes", "64"],
+                String(repeating: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"w\"}}]}\n", count: 3),
+                "--max-event-bytes"
+            ),
+            (
+                ["--dialect", "ollama", "--max-line-bytes", "64"],
+                "{\"message\":{\"content\":\"" + String(repeating: "v", count: 200), "--max-line-bytes"
+            ),
+        ])
+    func decodeLimitNamesTheOption(arguments: [String], stream: String, option: String) async throws {
+        let result = try await CadenceBinary.run(["decode"] + arguments + ["-"], stdin: Data(stream.utf8))
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(option) && result.stderr.contains("64"), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("SSELimits"), "stderr: \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
     @Test(
         "decode prints each event as it arrives, also into a pipe",
         arguments: [["--events"], ["--dialect", "openai-chat"]])
@@ -305,6 +342,23 @@ struct ProviderCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("401"))
         #expect(result.stderr.contains("Incorrect API key provided"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    @Test("ask --provider: a provider line past the decoder's limit fails in the command's words, not SSELimits")
+    func askProviderOversizedLine() async throws {
+        let opening = Array(#"data: {"choices":[{"index":0,"delta":{"content":"Hello"}}]}"#.utf8) + [10, 10]
+        let runaway = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 17 << 20)
+        let server = try await ScriptedModelServer.start { _, _ in .raw(opening + runaway) }
+        defer { Task { await server.shutdown() } }
+        let result = try await CadenceBinary.run([
+            "ask", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "--api-key", "sk-x",
+            "--no-history", "Hi",
+        ])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix("Hello"))
+        #expect(!result.stderr.contains("SSELimits"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("--base-url"), "stderr: \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
     }
 

@@ -2,6 +2,7 @@ import CadenceCore
 import CadenceStore
 import CadenceTesting
 import Foundation
+import GRDB
 import Testing
 
 /// The built `cadence` binary running while a test watches its output: started, read as it
@@ -240,5 +241,26 @@ final class HistoryCommandTests {
 
         let list = try await CadenceBinary.run(["chat", "--list", "--database", database])
         #expect(list.status != 0 && list.stderr.contains(database))
+    }
+
+    /// `--database` naming another program's SQLite file used to add our tables to it and go on.
+    @Test func aForeignDatabaseIsRefusedNamedAndLeftUntouched() async throws {
+        let foreign = folder.appendingPathComponent("inventory.db").path
+        try await DatabaseQueue(path: foreign).write { db in
+            try db.execute(
+                sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item (name) VALUES ('lamp')")
+        }
+        let schema = { () throws -> [String] in
+            try DatabaseQueue(path: foreign).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            }
+        }
+        let result = try await CadenceBinary.run(["ask", "--url", "http://127.0.0.1:9", "--database", foreign, "q"])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(foreign) && result.stderr.contains("item"), "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let list = try await CadenceBinary.run(["chat", "--list", "--database", foreign])
+        #expect(list.status == 1 && list.stderr.contains(foreign), "stderr: \(list.stderr)")
+        #expect(try schema() == ["item"], "no Cadence table was added")
     }
 }

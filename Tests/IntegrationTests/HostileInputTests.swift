@@ -74,7 +74,8 @@ struct HostileInputTests {
     func decodeNoNewline(limit: Int?) async throws {
         let result = try await Self.measure(["decode", "--events"] + Self.limitArguments(limit) + ["-"], writeInput: Self.noNewline)
         #expect(result.status == 1)
-        #expect(result.errors.contains("SSE line is longer than the limit of \(limit ?? (16 << 20) + 1024) bytes"))
+        #expect(result.errors.contains("a line is longer than the limit of \(limit ?? (16 << 20) + 1024) bytes"))
+        #expect(result.errors.contains("--max-line-bytes"))
         #expect(result.peakResidentBytes <= Self.baseline + (limit ?? 16 * Self.mib) + Self.slack)
     }
 
@@ -84,7 +85,8 @@ struct HostileInputTests {
         let arguments = limit.map { ["--max-line-bytes", String($0 + 1024), "--max-event-bytes", String($0)] } ?? []
         let result = try await Self.measure(["decode", "--events"] + arguments + ["-"], writeInput: Self.dataLine)
         #expect(result.status == 1)
-        #expect(result.errors.contains("SSE event data is larger than the limit of \(limit ?? 16 << 20) bytes"))
+        #expect(result.errors.contains("an event's data is larger than the limit of \(limit ?? 16 << 20) bytes"))
+        #expect(result.errors.contains("--max-event-bytes"))
         #expect(result.peakResidentBytes <= Self.baseline + (limit ?? 16 * Self.mib) + Self.slack)
     }
 

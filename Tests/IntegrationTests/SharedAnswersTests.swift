@@ -152,6 +152,38 @@ struct SharedAnswersTests {
         }
     }
 
+    /// A cursor past what the table holds is refused on any node, running or ended; one the table
+    /// holds is served wherever the reader comes back.
+    @Test func aCursorPastTheTablesLastEventIsA416OnEveryNode() async throws {
+        let engine = ScriptedEngine()
+        try await Self.withNodes([engine, instantEngine]) { _, nodes in
+            engine.push(.token("one "), .token("two"))
+            let (asked, id) = try await Self.ask(nodes[0])
+            var reader = EventReader(asked)
+            try await reader.readThroughFirstToken()
+            let resume = { (node: RunningServer, after: Int, stopAfter: Int?) async -> Received in
+                let cursor = ResumeCursor(answerID: id, lastSequence: after)
+                return await openAndReceive(
+                    SSETransport(baseURL: node.baseURL), Self.question, resume: cursor, stopAfter: stopAfter
+                ).received
+            }
+            try await Self.eventually("the owner sent both tokens") {
+                await resume(nodes[1], 0, 2).sequences == [1, 2]
+            }
+            for node in nodes {
+                ResumeCursorTests.expectOutOfRange(await resume(node, 3, nil).clientError, events: 2)
+            }
+            engine.push(.complete(Completion()))
+            engine.finish()
+            try await reader.readToEnd()
+            for node in nodes {
+                let atEnd = await resume(node, 3, nil)
+                #expect(atEnd.error == nil && atEnd.sequences.isEmpty)
+                ResumeCursorTests.expectOutOfRange(await resume(node, 9, nil).clientError, events: 3)
+            }
+        }
+    }
+
     @Test func finishedAnswersArePurgedAfterRetentionThenGone() async throws {
         // A 1 s lease makes the rounds (which purge) come every 200 ms; retention is 1 s.
         try await Self.withNodes([instantEngine], lease: .seconds(1), retention: .seconds(1)) { postgres, nodes in

@@ -26,6 +26,33 @@ struct TransportWebSocketTests {
         }
     }
 
+    /// A cursor that is not a non-negative integer is refused like a bad `Last-Event-ID` (400), not
+    /// read as "no cursor", which replayed the whole answer to a client that already had part of it.
+    @Test(
+        "a resume whose last_sequence is not a non-negative integer is refused with 400, and a good one still works",
+        arguments: [#""5""#, "-1", "2.5", "null", "true", "[5]"])
+    func malformedResumeCursor(lastSequence: String) async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (id, full) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            let answerID = try #require(id)
+            let (messages, closedNormally) = try await RawWebSocket.exchange(
+                baseURL: server.baseURL,
+                opening: #"{"resume": {"answer_id": "\#(answerID)", "last_sequence": \#(lastSequence)}}"#)
+            #expect(closedNormally)
+            let refusal = try #require(messages.first.map { try JSONValue(parsing: $0) })
+            #expect(messages.count == 1, "the refusal is the only message: \(messages.prefix(3))")
+            #expect(refusal["error"]?["status"]?.intValue == 400)
+            #expect(refusal["error"]?["code"]?.stringValue == "invalid_request")
+            #expect(refusal["error"]?["message"]?.stringValue?.contains("last_sequence") == true)
+
+            // The answer is untouched: the same resume with a number replays exactly what follows it.
+            let (good, _) = try await RawWebSocket.exchange(
+                baseURL: server.baseURL, opening: #"{"resume": {"answer_id": "\#(answerID)", "last_sequence": 5}}"#)
+            let sequences = good.dropFirst().compactMap { try? JSONValue(parsing: $0)["sequence"]?.intValue }
+            #expect(sequences == full.sequences.filter { $0 > 5 })
+        }
+    }
+
     @Test("a quiet WebSocket stream sends keepalives, which are not events")
     func keepalives() async throws {
         let engine = ScriptedEngine()

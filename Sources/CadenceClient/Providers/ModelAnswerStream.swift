@@ -47,6 +47,8 @@ public struct ModelAnswerStream: AsyncSequence, Sendable {
         var text = ""
         /// The provider's error message, from an error event or a refused request.
         var failure: String?
+        /// The decoder limit the stream broke, when that was the failure.
+        var exceededLimit: SSEDecoderError.Code?
         var finish: FinishReason?
         var ended = false
 
@@ -72,6 +74,7 @@ public struct ModelAnswerStream: AsyncSequence, Sendable {
                 return end(.cancelled(partialText: text))
             } catch let error as CadenceClientError {
                 failure = error.message
+                exceededLimit = error.exceededLimit
             } catch {
                 failure = "\(error)"
             }
@@ -81,7 +84,10 @@ public struct ModelAnswerStream: AsyncSequence, Sendable {
         /// The terminal update for a stream that ended by itself.
         private var ending: AnswerUpdate {
             if Task.isCancelled { return .cancelled(partialText: text) }
-            if let failure { return .failed(AnswerFailure(.connection, message: failure, partialText: text)) }
+            if let failure {
+                return .failed(
+                    AnswerFailure(.connection, message: failure, partialText: text, exceededLimit: exceededLimit))
+            }
             if finish == .truncated {
                 let message = "the stream ended before the provider finished (\(text.count) characters received)"
                 return .failed(AnswerFailure(.interrupted, message: message, partialText: text))

@@ -11,16 +11,20 @@ public struct ModelStreamError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// Which limit was exceeded.
     public var code: Code
+    /// The limit that was exceeded, in bytes.
+    public var limit: Int
     /// What happened and what to do.
     public var message: String
 
     init(_ error: SSEDecoderError) {
         code = error.code
+        limit = error.limit
         message = error.description
     }
 
     init(_ error: NDJSONDecoderError) {
         code = .lineTooLong
+        limit = error.limit
         message = error.message
     }
 

@@ -99,11 +99,14 @@ public struct NDJSONDecoderError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     public var code: Code
+    /// The line limit that was exceeded, in bytes.
+    public var limit: Int
     /// What happened and what to do.
     public var message: String
 
     init(maxLineBytes: Int) {
         code = .lineTooLong
+        limit = maxLineBytes
         message =
             "an NDJSON line is longer than \(maxLineBytes) bytes; the stream is probably not NDJSON, or raise the limit"
     }

@@ -13,6 +13,10 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case server
         /// The server no longer has the answer to resume (HTTP 404 or 410).
         case answerGone
+        /// The server refused to resume from the last sequence applied (HTTP 416): it never sent
+        /// that sequence for this answer, so it is not the answer's server any more (a restored or
+        /// different store). Retrying cannot help.
+        case resumeRefused
         /// The connection broke mid-answer and the answer could not be resumed.
         case interrupted
         /// The connection could not be made or kept: a status that is not retryable, or every attempt failed.
@@ -36,11 +40,16 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
     public var timeout: AnswerTimeout?
     /// Connection attempts made in a row without progress when the answer failed.
     public var attempts: Int
+    /// The decoder limit the stream broke (``SSEDecoderError/Code/lineTooLong`` or
+    /// ``SSEDecoderError/Code/eventTooLarge``), when that caused the failure: an app can say so in
+    /// its own terms instead of showing ``message``, which names ``SSELimits``.
+    public var exceededLimit: SSEDecoderError.Code?
 
     // `duplicates` pairs these assignments with CadenceClientError's: see the note there.
     public init(
         _ code: Code, message: String, partialText: String = "", sources: [Source] = [], status: Int? = nil,
-        serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1
+        serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1,
+        exceededLimit: SSEDecoderError.Code? = nil
     ) {
         self.code = code
         self.message = message
@@ -50,6 +59,7 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
         self.serverCode = serverCode
         self.timeout = timeout
         self.attempts = attempts
+        self.exceededLimit = exceededLimit
     }
 
     public var description: String { message }

@@ -1,7 +1,8 @@
 extension AnswerStreamMachine {
     /// The connection is gone (failed, closed early, or silent for the byte-idle timeout). Retries
     /// when all of these hold, otherwise ends the answer:
-    /// - the failure is retryable, and it is not a 404/410 to a resume (the answer is gone);
+    /// - the failure is retryable, and it is not a 404/410 to a resume (the answer is gone) or a 416
+    ///   (the server refused the cursor as past the answer's end);
     /// - fewer than `maxAttempts` attempts were made in a row without progress;
     /// - nothing can be doubled or lost: either a resume cursor exists, or nothing has been applied
     ///   and the failure came before the first byte of the body.
@@ -15,17 +16,19 @@ extension AnswerStreamMachine {
         timeout: AnswerTimeout? = nil
     ) -> [Action] {
         let answerGone = failure.isAnswerGone && connection.resumedFrom != nil
+        let cursorRefused = failure.isCursorRefused && connection.resumedFrom != nil
         let canResume = content.resumeCursor != nil
         let canStartAgain = failure.beforeFirstByte && !connection.sawBytes && content.appliedEvents == 0
         let safeToRetry = canResume || canStartAgain
-        if failure.retryable, !answerGone, attempt < configuration.maxAttempts, safeToRetry {
+        if failure.retryable, !answerGone, !cursorRefused, attempt < configuration.maxAttempts, safeToRetry {
             return (closing ? [.closeConnection] : []) + scheduleRetry(retryAfter: failure.retryAfter, now: now)
         }
         if content.storedCompletion != nil {
             return finish(.completed(content.completion(reason: .completed)), closing: closing)
         }
         if let timeout { return endByTimeout(timeout, closing: closing) }
-        let ending = answerFailure(failure, answerGone: answerGone, safeToRetry: safeToRetry)
+        let ending = answerFailure(
+            failure, answerGone: answerGone, cursorRefused: cursorRefused, safeToRetry: safeToRetry)
         return finish(.failed(ending), closing: closing)
     }
 
@@ -39,13 +42,19 @@ extension AnswerStreamMachine {
     }
 
     /// The failure that ends the answer, with the partial text kept.
-    private func answerFailure(_ failure: ConnectionFailure, answerGone: Bool, safeToRetry: Bool) -> AnswerFailure {
+    private func answerFailure(
+        _ failure: ConnectionFailure, answerGone: Bool, cursorRefused: Bool, safeToRetry: Bool
+    ) -> AnswerFailure {
         let code: AnswerFailure.Code
         let message: String
         let detail = failure.message.trimmedTrailingPeriod
         if answerGone {
             code = .answerGone
             message = "The server no longer has this answer, so it could not be resumed (\(detail)). Please ask again."
+        } else if cursorRefused {
+            code = .resumeRefused
+            message =
+                "The server has fewer events of this answer than were received, so it could not be resumed (\(detail)). Please ask again."
         } else if !failure.retryable {
             code = .connection
             message = detail.prefix(1).uppercased() + detail.dropFirst() + "."
@@ -59,7 +68,7 @@ extension AnswerStreamMachine {
         }
         return AnswerFailure(
             code, message: message, partialText: content.text, sources: content.sources, status: failure.status,
-            attempts: attempt)
+            attempts: attempt, exceededLimit: failure.exceededLimit)
     }
 }
 

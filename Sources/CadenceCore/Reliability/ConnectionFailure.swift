@@ -14,20 +14,24 @@ public struct ConnectionFailure: Sendable, Hashable {
     /// How long the server asked to wait (`retry-after-ms` or `retry-after`), if it did.
     public var retryAfter: Duration?
     /// The HTTP status of the response, when the failure is a status. 404 and 410 on a resume mean
-    /// the server no longer has the answer.
+    /// the server no longer has the answer; 416 means it refused the cursor as past the answer's end.
     public var status: Int?
     /// Whether the failure came before the response body's first byte (a status, a refused
     /// connection). The machine also knows whether it saw bytes on this connection; both must agree.
     public var beforeFirstByte: Bool
+    /// The decoder limit the stream broke (a line or an event too large), when that caused the failure.
+    public var exceededLimit: SSEDecoderError.Code?
 
     public init(
-        message: String, retryable: Bool, retryAfter: Duration? = nil, status: Int? = nil, beforeFirstByte: Bool
+        message: String, retryable: Bool, retryAfter: Duration? = nil, status: Int? = nil, beforeFirstByte: Bool,
+        exceededLimit: SSEDecoderError.Code? = nil
     ) {
         self.message = message
         self.retryable = retryable
         self.retryAfter = retryAfter
         self.status = status
         self.beforeFirstByte = beforeFirstByte
+        self.exceededLimit = exceededLimit
     }
 
     /// A response whose status is not 200, before any body byte. `retryable` follows the status.
@@ -49,4 +53,8 @@ public struct ConnectionFailure: Sendable, Hashable {
 
     /// Whether the server says the answer no longer exists (404 or 410).
     var isAnswerGone: Bool { status == 404 || status == 410 }
+
+    /// Whether the server refused the resume cursor as past the answer's last event (416): it never
+    /// sent that sequence, so it and the client disagree about the answer.
+    var isCursorRefused: Bool { status == 416 }
 }

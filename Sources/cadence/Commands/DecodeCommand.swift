@@ -11,8 +11,9 @@ struct DecodeCommand: ParsableCommand {
             --events prints each dispatched SSE event as {"event":…,"data":…,"id":…} (id is the last event ID \
             at dispatch), {"retry":N} for each valid retry field, and {"comment":…} with --comments. \
             The input is decoded as it is read, so output appears as it streams in and memory stays near \
-            the limits whatever the input's size. A line or event over a limit stops with exit code 1 and \
-            the error on stderr, after everything decoded before it.
+            the limits whatever the input's size (--max-line-bytes, --max-event-bytes, in both modes). A line \
+            or event over a limit stops with exit code 1 and the error on stderr, after everything decoded \
+            before it.
             """
     )
 
@@ -63,15 +64,15 @@ struct DecodeCommand: ParsableCommand {
             do { _ = try decoder.finish() } catch { failure = error }
         }
         if let failure {
-            FileHandle.standardError.write(Data("cadence decode: \(failure)\n".utf8))
-            throw ExitCode.failure
+            throw Self.stop(SSELimitOptions.message(failure.code, limit: failure.limit))
         }
     }
 
     /// Prints one normalized model event per line, as JSON with a `"kind"`, as the input streams in.
     private func decodeModelStream(_ file: InputFile, dialect: String) throws {
         var decoder =
-            ModelDialect(rawValue: dialect).map { ModelStreamDecoder(dialect: $0) } ?? .autoDetecting()
+            ModelDialect(rawValue: dialect).map { ModelStreamDecoder(dialect: $0, limits: sseLimits.limits) }
+            ?? .autoDetecting(limits: sseLimits.limits)
         var failure: ModelStreamError?
         try file.forEachChunk(atMost: input.chunkSize ?? InputFile.readSize) { bytes in
             do throws(ModelStreamError) {
@@ -90,9 +91,14 @@ struct DecodeCommand: ParsableCommand {
             }
         }
         if let failure {
-            FileHandle.standardError.write(Data("cadence decode: \(failure)\n".utf8))
-            throw ExitCode.failure
+            throw Self.stop(SSELimitOptions.message(failure.code, limit: failure.limit))
         }
+    }
+
+    /// Says why decoding stopped, on one line of stderr; the caller exits with failure.
+    private static func stop(_ reason: String) -> ExitCode {
+        FileHandle.standardError.write(Data("cadence decode: \(reason)\n".utf8))
+        return ExitCode.failure
     }
 
     private func print(item: SSEItem) {

@@ -92,8 +92,23 @@ struct PrintedAnswer: Sendable {
 }
 
 extension AnswerFailure {
-    /// The message, with what to do on the command line when the server wants a token (401).
+    /// The message, with what to do on the command line when the server wants a token (401), or in the
+    /// command's own words when the stream broke a decoder limit (the library's message says to raise
+    /// `SSELimits`, which no command-line user can).
     var commandLineMessage: String {
-        status == 401 ? message + " Pass the server's token with --token or set CADENCE_TOKEN." : message
+        if let exceededLimit { return Self.limitMessage(exceededLimit) }
+        return status == 401 ? message + " Pass the server's token with --token or set CADENCE_TOKEN." : message
+    }
+
+    /// The command reads every stream with the default limits (16 MiB): a line or event past them is
+    /// not an answer a server or provider really sends.
+    private static func limitMessage(_ limit: SSEDecoderError.Code) -> String {
+        let what =
+            switch limit {
+            case .lineTooLong: "a line longer than \(SSELimits.default.maxLineBytes) bytes"
+            case .eventTooLarge: "an event larger than \(SSELimits.default.maxEventBytes) bytes"
+            }
+        return "The server sent \(what), more than any answer needs, so it is not a stream this command can read; "
+            + "check that --url (or --base-url) is a Cadence server or the provider's API."
     }
 }
