@@ -33,7 +33,7 @@ struct TransportWebSocketTests {
         arguments: [#""5""#, "-1", "2.5", "null", "true", "[5]"])
     func malformedResumeCursor(lastSequence: String) async throws {
         try await withServer(engine: instantEngine) { server in
-            let (id, full) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            let (id, full) = await openAndReceive(SSETransport(baseURL: server.baseURL), transportQuestion)
             let answerID = try #require(id)
             let (messages, closedNormally) = try await RawWebSocket.exchange(
                 baseURL: server.baseURL,
