@@ -45,7 +45,8 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
     /// its own terms instead of showing ``message``, which names ``SSELimits``.
     public var exceededLimit: SSEDecoderError.Code?
 
-    // `duplicates` pairs these assignments with CadenceClientError's: see the note there.
+    // `duplicates` pairs these assignments with CadenceClientError's and ConnectionFailure's: see the
+    // note in CadenceClientError.
     public init(
         _ code: Code, message: String, partialText: String = "", sources: [Source] = [], status: Int? = nil,
         serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1,

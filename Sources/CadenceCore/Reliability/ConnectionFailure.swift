@@ -22,6 +22,7 @@ public struct ConnectionFailure: Sendable, Hashable {
     /// The decoder limit the stream broke (a line or an event too large), when that caused the failure.
     public var exceededLimit: SSEDecoderError.Code?
 
+    // `duplicates` pairs these assignments with AnswerFailure's: see the note in CadenceClientError.
     public init(
         message: String, retryable: Bool, retryAfter: Duration? = nil, status: Int? = nil, beforeFirstByte: Bool,
         exceededLimit: SSEDecoderError.Code? = nil

@@ -6,17 +6,16 @@ import CadenceServer
 import Foundation
 
 /// What a research server answers from and how: the corpus, and (with a model) the research loop's
-/// limits. Shared by `serve`, `demo`, and `ask`/`chat --research`. (`duplicates` pairs its
-/// declarations with SharedAnswersOptions': see the note there.)
+/// limits. Shared by `serve`, `demo`, and `ask`/`chat --research`.
 struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "A folder of markdown and text files to answer from, instead of the built-in corpus.")
     var corpus: String?
 
-    @Option(name: .long, help: "With a model: how long a model call may stay silent before the answer ends with an error.")
-    var modelIdleTimeout: DurationArgument = "60s"
-
     @Option(name: .long, help: "With a model: the most search rounds (the model may stop earlier).")
     var maxRounds: Int = 3
+
+    @Option(name: .long, help: "With a model: how long a model call may stay silent before the answer ends with an error.")
+    var modelIdleTimeout: DurationArgument = "60s"
 
     func validate() throws {
         if !modelIdleTimeout.isPositive { throw ValidationError("--model-idle-timeout must be longer than zero") }

@@ -4,9 +4,6 @@ import Foundation
 
 /// Whether `cadence serve` shares its answers with other nodes through PostgreSQL, and how (README,
 /// "Running several nodes").
-///
-/// `duplicates` pairs these declarations with ResearchOptions': an optional flag then two with
-/// defaults is the same shape whatever the flags. A deliberate pair: there is no logic to share.
 struct SharedAnswersOptions: ParsableArguments {
     @Option(name: .long, help: "Share answers with other nodes through this PostgreSQL database (or set CADENCE_POSTGRES_URL).")
     var postgres: String?
