@@ -73,15 +73,16 @@ public struct ExchangeSnapshot: Sendable, Hashable {
         self.followUps = followUps
     }
 
-    /// The exchange as `answer` shows it now (its pacer-visible text, not everything received).
+    /// The exchange as `answer` shows it now (its pacer-visible text, not everything received). A
+    /// failure shows as `describingFailure` words it (by default its ``AnswerFailure/message``).
     @MainActor
-    public init(_ answer: AnswerViewModel) {
+    public init(_ answer: AnswerViewModel, describingFailure: (AnswerFailure) -> String = \.message) {
         let phase: Phase
         switch answer.outcome {
         case .cancelled?:
             phase = .cancelled
         case .failed(let failure)?:
-            phase = .failed(message: failure.message)
+            phase = .failed(message: describingFailure(failure))
         case .interrupted?:
             phase = .interrupted
         case .completed(let completion)? where !answer.isAnimating:
@@ -140,19 +141,24 @@ public struct TranscriptSnapshot: Sendable, Hashable {
 
     /// The conversation of `chat` (whose answers are newest first), oldest first.
     @MainActor
-    public init(_ chat: ChatViewModel) {
-        exchanges = chat.answers.reversed().map(ExchangeSnapshot.init)
+    public init(_ chat: ChatViewModel, describingFailure: (AnswerFailure) -> String = \.message) {
+        exchanges = chat.answers.reversed().map { ExchangeSnapshot($0, describingFailure: describingFailure) }
     }
 
     /// The conversation of `chat`, taking each answer whose version has not changed from `earlier`
     /// instead of reading it again: what changed is all that is read.
     @MainActor
-    public init(_ chat: ChatViewModel, reusing earlier: TranscriptSnapshot) {
+    public init(
+        _ chat: ChatViewModel, reusing earlier: TranscriptSnapshot,
+        describingFailure: (AnswerFailure) -> String = \.message
+    ) {
         var known: [Int: ExchangeSnapshot] = [:]
         for exchange in earlier.exchanges {
             if let version = exchange.version { known[version] = exchange }
         }
-        exchanges = chat.answers.reversed().map { known[$0.version] ?? ExchangeSnapshot($0) }
+        exchanges = chat.answers.reversed().map {
+            known[$0.version] ?? ExchangeSnapshot($0, describingFailure: describingFailure)
+        }
     }
 
     /// The versions of the exchanges, oldest first: equal versions show equal transcripts.

@@ -1,3 +1,4 @@
+public import CadenceCore
 public import CadenceUI
 
 /// The full-screen chat: glues a `ChatViewModel` to a terminal. Keys go through ``KeyDecoder``
@@ -26,6 +27,9 @@ public final class TerminalChatApp {
     public var onQuestion: (String) -> Void = { _ in }
     /// Called once per answer when it ends (completed, failed or cancelled), to save it.
     public var onAnswerFinished: (AnswerViewModel) -> Void = { _ in }
+    /// How a failed answer's reason reads on screen: by default the library's
+    /// ``AnswerFailure/message``; a command can word it in its own options' terms.
+    public var describeFailure: (AnswerFailure) -> String = \.message
 
     let terminal: any TerminalDevice
     let initialQuestion: String?
@@ -170,7 +174,7 @@ public final class TerminalChatApp {
     /// Lays out (when something changed), composes and writes the changed rows.
     func draw() {
         let versions = chat.answers.reversed().map { Optional($0.version) }
-        if versions != transcript.versions { transcript = TranscriptSnapshot(chat, reusing: transcript) }
+        if versions != transcript.versions { transcript = TranscriptSnapshot(chat, reusing: transcript, describingFailure: describeFailure) }
         let spinner = transcript.isRunning ? TranscriptLayout.spinnerFrame(at: now) : 0
         let height = Screen.viewportHeight(for: size)
         if let laidOut, laidOut.versions == versions, laidOut.width == size.columns, laidOut.spinner == spinner {

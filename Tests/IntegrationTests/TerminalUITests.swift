@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceServer
 import CadenceTesting
 import Foundation
 import Testing
@@ -369,6 +370,25 @@ struct TerminalUITests {
             #expect(await session.waitForOutput("CADENCE-EXIT="))
             #expect(
                 await engine.isCancelled(), "the server's engine was not cancelled: chat exited without cancelling the answer")
+        }
+    }
+
+    @Test func aFailedAnswerSaysWhatToDoInTheCommandsTerms() async throws {
+        // A server that needs a token, asked without one: the screen says to pass --token, as line
+        // mode does, not only the library's message.
+        var configuration = ServerConfiguration()
+        configuration.token = "t0ken-for-tests"
+        try await withServer(configuration: configuration) { server in
+            let session = try TmuxSession(
+                command: "env -u CADENCE_TOKEN '\(CadenceBinary.url.path)' chat --url \(server.baseURL) --no-history",
+                columns: 240, rows: 30)
+            try session.keys("What is SSE?", "Enter")
+            #expect(await session.waitForOutput("needs a token"), "output: \(session.output.suffix(500))")
+            #expect(
+                await session.waitForOutput("Pass the server's token with --token or set CADENCE_TOKEN"),
+                "screen:\n\((try? session.capture()) ?? "")")
+            try session.keys("C-d")
+            #expect(await session.waitForOutput("CADENCE-EXIT="))
         }
     }
 

@@ -24,6 +24,7 @@ enum FullScreen {
         let app = TerminalChatApp(
             chat: chat, terminal: RawTerminal(), initialQuestion: initialQuestion, history: history,
             colors: !TerminalOutput.noColor)
+        app.describeFailure = \.commandLineMessage  // as line mode says it: the options to change, a --token hint
         do {
             _ = try await app.run(clock: ContinuousClock())
         } catch let error as RawTerminalError {
