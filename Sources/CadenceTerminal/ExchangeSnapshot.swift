@@ -74,7 +74,7 @@ public struct ExchangeSnapshot: Sendable, Hashable {
     }
 
     /// The exchange as `answer` shows it now (its pacer-visible text, not everything received). A
-    /// failure shows as `describingFailure` words it (by default its ``AnswerFailure/message``).
+    /// failure shows as `describingFailure` words it (by default its `AnswerFailure.message`).
     @MainActor
     public init(_ answer: AnswerViewModel, describingFailure: (AnswerFailure) -> String = \.message) {
         let phase: Phase

@@ -28,7 +28,7 @@ public final class TerminalChatApp {
     /// Called once per answer when it ends (completed, failed or cancelled), to save it.
     public var onAnswerFinished: (AnswerViewModel) -> Void = { _ in }
     /// How a failed answer's reason reads on screen: by default the library's
-    /// ``AnswerFailure/message``; a command can word it in its own options' terms.
+    /// `AnswerFailure.message`; a command can word it in its own options' terms.
     public var describeFailure: (AnswerFailure) -> String = \.message
 
     let terminal: any TerminalDevice
