@@ -63,8 +63,7 @@ extension AnthropicDecoder: ProviderPayloadDecoder {
             }
             return events
         case "message_stop":
-            choices.ended = true
-            return choices.finishUnfinished(.stop)
+            return choices.endStream(.stop)
         case "error":
             return [.error(Self.reportedError(json, payload: payload))] + choices.finishUnfinished(.error)
         default:

@@ -29,6 +29,13 @@ struct ChoiceTracker: Sendable, Hashable {
         return seen.flatMap { finish($0, reason) }
     }
 
+    /// The stream's own ending arrived: every unfinished choice finishes with `reason`, and nothing
+    /// is due when the connection closes.
+    mutating func endStream(_ reason: FinishReason) -> [ModelEvent] {
+        ended = true
+        return finishUnfinished(reason)
+    }
+
     /// The finish events due when the connection closes: none after the stream's own ending, else
     /// ``FinishReason/truncated`` for every unfinished choice.
     mutating func finishAtClose() -> [ModelEvent] {

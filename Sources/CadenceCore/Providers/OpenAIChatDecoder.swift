@@ -35,8 +35,7 @@ extension OpenAIChatDecoder: ProviderPayloadDecoder {
 
     mutating func decode(sentinel: ProviderPayload) -> [ModelEvent]? {
         guard sentinel.isExactly("[DONE]") else { return nil }
-        choices.ended = true
-        return choices.finishUnfinished(.stop)
+        return choices.endStream(.stop)
     }
 
     mutating func decode(json: JSONValue, eventType: String, payload: ProviderPayload) -> [ModelEvent] {

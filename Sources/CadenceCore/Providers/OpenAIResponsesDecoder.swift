@@ -102,12 +102,11 @@ extension OpenAIResponsesDecoder: ProviderPayloadDecoder {
     }
 
     private mutating func ended(_ response: JSONValue?, reason: FinishReason) -> [ModelEvent] {
-        choices.ended = true
         var events: [ModelEvent] = []
         if let usage = response?["usage"], usage.objectValue != nil {
             events.append(.usage(ModelUsage(openAI: usage, input: "input_tokens", output: "output_tokens")))
         }
-        return events + choices.finishUnfinished(reason)
+        return events + choices.endStream(reason)
     }
 
     private static func incompleteReason(_ reason: String?) -> FinishReason {
