@@ -16,7 +16,7 @@ import Musl
 enum MarkdownBenchmark {
     static let chunkSize = 4
     static let minimumBytes = 150_000
-    static let cases = ["parse", "stream", "reparse", "cmark", "html"]
+    static let cases = ["parse", "stream", "reparse", "cmark", "html", "tail", "floor"]
 
     static func run(cases requested: [String]) {
         if let unknown = requested.first(where: { !cases.contains($0) }) {
@@ -89,6 +89,58 @@ enum MarkdownBenchmark {
         }
         if wants("cmark") { compareWithCMark(text) }
         if requested.contains("html") { renderHTML(text) }
+        if requested.contains("tail") { profileTail(chunks, full: full.seconds) }
+        if requested.contains("floor") { measureFloor(chunks, full: full.seconds) }
+    }
+
+    /// What any tail read that returns a new `[Block]` costs at least: each chunk only appended to
+    /// the last text of a one-paragraph tail, moved out of the last tail and back in place (no
+    /// parsing, no copy). Only when asked for by name: the lower bound of `tail_snapshot_ratio`'s
+    /// reads, reported as `tail_floor_ratio` (reads only, against one full parse).
+    static func measureFloor(_ chunks: [String], full: Double) {
+        final class Holder { var blocks: [Block] = [] }
+        let holder = Holder()
+        let floor = Stopwatch(repetitions: 7).best { () -> Int in
+            var total = 0
+            holder.blocks = [.paragraph([.strong([.text("work")]), .text("")])]
+            for chunk in chunks {
+                var blocks: [Block] = []
+                swap(&blocks, &holder.blocks)
+                if case .paragraph(var inlines)? = blocks.popLast(), case .text(var last)? = inlines.popLast() {
+                    last += chunk
+                    inlines.append(.text(last))
+                    blocks.append(.paragraph(inlines))
+                }
+                holder.blocks = blocks
+                total &+= holder.blocks.count
+            }
+            return total
+        }
+        print(
+            "tail reads, floor (append only)  " + padded(formatted(floor.seconds * 1000, decimals: 2), 9) + " ms  "
+                + padded(formatted(floor.seconds / full, decimals: 2), 7) + " × full parse ("
+                + formatted(floor.seconds / Double(chunks.count) * 1e9, decimals: 0) + " ns per read)")
+        ReportedFigures.shared.add("tail_floor_ratio", floor.seconds / full)
+    }
+
+    /// The tail snapshot per chunk alone, 100 times over (for profiling). Only when asked for by name.
+    static func profileTail(_ chunks: [String], full: Double) {
+        let runs = 100
+        let clock = ContinuousClock()
+        let start = clock.now
+        var blocks = 0
+        for _ in 0..<runs {
+            var document = MarkdownDocument()
+            for chunk in chunks {
+                document.append(chunk)
+                blocks &+= document.tail.count
+            }
+            blocks &+= document.finish().blocks.count
+        }
+        let each = (clock.now - start).seconds / Double(runs)
+        print(
+            "stream, tail snapshot per chunk  " + padded(formatted(each * 1000, decimals: 2), 9) + " ms  "
+                + padded(formatted(each / full, decimals: 2), 7) + " × full parse, mean of \(runs) (\(blocks) blocks)")
     }
 
     /// Our strict parse + HTML render alone, on the same 3 MB input as `cmark` (for profiling, and
