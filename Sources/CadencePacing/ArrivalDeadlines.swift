@@ -8,6 +8,9 @@ struct ArrivalDeadlines: Sendable {
     private var times: [Double] = []
     private var start = 0
 
+    /// How many arrival times are held (passed ones included, until they are compacted away).
+    var count: Int { ends.count }
+
     /// The text up to scalar offset `end` (exclusive) had arrived by `time`.
     mutating func record(end: Int, at time: Double) {
         if start < ends.count, let last = times.last, last == time {

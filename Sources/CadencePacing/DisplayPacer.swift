@@ -103,7 +103,7 @@ public struct DisplayPacer: Sendable {
         segmenter.append(chunk)
         if let arrival {
             arrivals.record(scalars: count, at: arrival.milliseconds)
-            arrivalDeadlines.record(end: segmenter.receivedScalars, at: arrival.milliseconds)
+            recordDeadline(at: arrival.milliseconds)
         } else {
             unstampedScalars += count
         }
@@ -112,6 +112,15 @@ public struct DisplayPacer: Sendable {
     /// The stream ended: no more text will come.
     public mutating func finish() {
         segmenter.finish()
+        arrivalDeadlines = ArrivalDeadlines()  // the drain after the end does not read them
+    }
+
+    /// Keeps the due time of the text received so far, for the adaptive head; only while that
+    /// head runs (adaptive mode, not stopped, not finished), so that no other pacer holds one
+    /// entry per chunk for the whole answer.
+    private mutating func recordDeadline(at time: Double) {
+        guard mode == .adaptive, !isStopped, !segmenter.isFinished else { return }
+        arrivalDeadlines.record(end: segmenter.receivedScalars, at: time)
     }
 
     /// Shows everything received at once (the user interrupted the animation); later text,
@@ -145,7 +154,7 @@ public struct DisplayPacer: Sendable {
         lastFrame = time
         if unstampedScalars > 0 {
             arrivals.record(scalars: unstampedScalars, at: time)
-            arrivalDeadlines.record(end: segmenter.receivedScalars, at: time)
+            recordDeadline(at: time)
             unstampedScalars = 0
         }
         let limit = configuration.maximumUpdatesPerSecond
@@ -227,6 +236,7 @@ public struct DisplayPacer: Sendable {
         scheduled = visible
         head = Double(visible.scalarOffset)
         segmenter.discard(through: visible.scalarOffset)
+        arrivalDeadlines = ArrivalDeadlines()  // every one of them is passed
     }
 
     mutating func reveal(through target: UnitBoundary, at time: Double) {
