@@ -19,15 +19,15 @@ public enum AnswerUpdate: Sendable, Hashable {
     /// Every source so far, deduplicated by URL, sent only when the list changed.
     case sourcesMerged([Source])
     /// A research stage event (tier, searching, planning, rounds, reflection, sources, synthesis).
-    case stageChanged(ResearchEvent.Kind)
+    indirect case stageChanged(ResearchEvent.Kind)
     /// The connection broke; connection attempt `attempt` starts after `after`.
     case reconnecting(attempt: Int, after: Duration)
     /// A new connection is open after ``reconnecting(attempt:after:)``.
     case reconnected
     /// The answer ended with text: the server's completion, or a timeout that kept partial text.
-    case completed(AnswerCompletion)
+    indirect case completed(AnswerCompletion)
     /// The answer failed; the failure keeps any partial text.
-    case failed(AnswerFailure)
+    indirect case failed(AnswerFailure)
     /// The answer was cancelled; `partialText` is everything received before.
     case cancelled(partialText: String)
 
