@@ -13,21 +13,25 @@
 /// default: break
 /// }
 /// ```
+///
+/// The large and rare payloads (a stage, a completion, a failure) are boxed (`indirect`), so an update
+/// takes 32 bytes instead of 104: an `AsyncStream` keeps the largest buffer it ever needed, and an
+/// answer that arrives faster than its reader takes it leaves room for a thousand updates or more.
 public enum AnswerUpdate: Sendable, Hashable {
     /// New answer text, to append to what came before. Never repeats text already delivered.
     case textAppended(String)
     /// Every source so far, deduplicated by URL, sent only when the list changed.
     case sourcesMerged([Source])
     /// A research stage event (tier, searching, planning, rounds, reflection, sources, synthesis).
-    case stageChanged(ResearchEvent.Kind)
+    indirect case stageChanged(ResearchEvent.Kind)
     /// The connection broke; connection attempt `attempt` starts after `after`.
     case reconnecting(attempt: Int, after: Duration)
     /// A new connection is open after ``reconnecting(attempt:after:)``.
     case reconnected
     /// The answer ended with text: the server's completion, or a timeout that kept partial text.
-    case completed(AnswerCompletion)
+    indirect case completed(AnswerCompletion)
     /// The answer failed; the failure keeps any partial text.
-    case failed(AnswerFailure)
+    indirect case failed(AnswerFailure)
     /// The answer was cancelled; `partialText` is everything received before.
     case cancelled(partialText: String)
 
