@@ -6,7 +6,9 @@ public import CadenceUI
 /// only the answers whose `AnswerViewModel/version` changed, lays out only those exchanges again
 /// (``TranscriptLayout``), composes the screen (``Screen``, ``TerminalViewState``) and writes only
 /// the rows that changed (``ScreenDiff``). A frame in which nothing changed costs one version check
-/// per answer, whatever the length of the transcript.
+/// per answer, whatever the length of the transcript. When nothing can change by itself (no answer
+/// streams or animates, no scroll or key timeout is pending) the app sleeps until the next key or
+/// resize: an idle chat left open costs no wake-ups.
 ///
 /// Keys: Enter sends the line; Ctrl-C cancels the streaming answer (keeping its text), stops an
 /// animation still running, or, when nothing is going on, leaves; Ctrl-D on an empty line leaves;
@@ -86,15 +88,49 @@ public final class TerminalChatApp {
         defer { terminal.restore() }
         start()
         let inputs = terminal.input()
+        // Each input wakes the frame loop if it sleeps; one pending wake-up is enough.
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let reader = Task { [weak self] in
-            for await input in inputs { self?.handle(input) }
+            for await input in inputs {
+                self?.handle(input)
+                wake.yield()
+            }
             self?.exit = self?.exit ?? .inputClosed
+            wake.yield()
         }
         defer { reader.cancel() }
-        try await FrameTicker(clock: clock, interval: frameInterval).run { [self] now in frame(now: now) }
+        try await runFrames(clock: clock, interval: frameInterval, wakes: wakes)
         chat.cancelAll()
         reportFinishedAnswers()
         return exit ?? .inputClosed
+    }
+
+    /// Calls ``frame(now:)`` once per `interval` (a late frame restarts the schedule instead of
+    /// bursting), and after a frame that leaves the app idle, waits for the next wake-up (an input)
+    /// before the next one. Throws `CancellationError` when the task is cancelled.
+    private func runFrames<C: Clock>(clock: C, interval: Duration, wakes: AsyncStream<Void>) async throws
+    where C.Duration == Duration {
+        var wakeUps = wakes.makeAsyncIterator()
+        let origin = clock.now
+        var deadline = origin
+        while true {
+            deadline = deadline.advanced(by: interval)
+            try await clock.sleep(until: deadline, tolerance: nil)
+            let now = clock.now
+            guard frame(now: origin.duration(to: now)) else { return }
+            if deadline < now { deadline = now }
+            if isIdle {
+                if await wakeUps.next() == nil { try Task.checkCancellation() }
+                deadline = clock.now
+            }
+        }
+    }
+
+    /// Nothing on screen can change before the next input: no answer streams or animates (its
+    /// text, spinner or connection banner), and no scroll or lone-`ESC` timeout is pending.
+    var isIdle: Bool {
+        exit == nil && !chat.isStreaming && !chat.needsFrames && !decoder.hasPendingInput
+            && view.pin.nextDeadline == nil
     }
 
     /// Reads the size and sends the initial question.

@@ -181,9 +181,35 @@ import Testing
         #expect(try await second.run(clock: ManualClock.stepping()) == .inputClosed)
         #expect(closing.restoreCount == 1)
 
+        // Cancelled while it waits, idle, for input.
         let failing = FakeTerminal()
         let third = TerminalChatApp(chat: chat, terminal: failing, colors: false)
-        await #expect(throws: CancellationError.self) { try await third.run(clock: ManualClock.stepping(sleepLimit: 5)) }
+        let running = Task { try await third.run(clock: ManualClock.stepping()) }
+        await settle { failing.enterCount == 1 }
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.value }
         #expect(failing.restoreCount == 1)
+
+        // Cancelled while it sleeps between frames (the stepping clock throws on its sixth sleep).
+        let ticking = FakeTerminal()
+        let fourth = TerminalChatApp(chat: chat, terminal: ticking, initialQuestion: "Still streaming?", colors: false)
+        await #expect(throws: CancellationError.self) { try await fourth.run(clock: ManualClock.stepping(sleepLimit: 5)) }
+        #expect(ticking.restoreCount == 1)
+    }
+
+    /// With nothing streaming or animating, the app draws once and then sleeps until a key: the
+    /// clock, which fails the run on its fourth sleep, sees at most one sleep before the key and one
+    /// after, however long the app is left alone.
+    @Test func anIdleAppWaitsForInputWithoutFrames() async throws {
+        let terminal = FakeTerminal()
+        let chat = ChatViewModel(clock: ManualClock.stepping(), open: ScriptedAnswers().source)
+        let app = TerminalChatApp(chat: chat, terminal: terminal, colors: false)
+        let running = Task { try await app.run(clock: ManualClock.stepping(sleepLimit: 3)) }
+        await settle { !terminal.written.isEmpty }
+        #expect(terminal.written.joined().contains("›"), "the first frame drew the input line")
+        for _ in 0..<200 { await Task.yield() }
+        #expect(terminal.written.count == 1, "no frame ran while idle")
+        terminal.feed.yield(.bytes([0x04]))
+        #expect(try await running.value == .endOfInput)
     }
 }
