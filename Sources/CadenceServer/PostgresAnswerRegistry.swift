@@ -315,11 +315,16 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         repeat {
             mirrors[id]?.dirty = false
             do {
+                // Each read is bounded: a query caught by its connection's end can wait forever
+                // (seen when PostgreSQL terminates every connection), and while this fetch waits no
+                // other one starts, so the mirror, and every reader on it, would stop for good.
                 guard let position = await logs.position(of: id), !position.finished,
-                    let state = try await journal.state(of: id)
+                    let state = try await withDeadline(storeTimeout, clock: clock, { [journal] in try await journal.state(of: id) })
                 else { return }
                 if state.lastSequence > position.lastSequence {
-                    let events = try await journal.events(of: id, after: position.lastSequence, through: state.lastSequence)
+                    let events = try await withDeadline(storeTimeout, clock: clock) { [journal] in
+                        try await journal.events(of: id, after: position.lastSequence, through: state.lastSequence)
+                    }
                     _ = await logs.apply(events, finished: state.ended, to: id)
                 } else if state.ended {
                     _ = await logs.apply([], finished: true, to: id)

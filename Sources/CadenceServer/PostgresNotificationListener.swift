@@ -42,7 +42,8 @@ struct PostgresNotificationListener: Sendable {
                         logger.warning("the PostgreSQL listener connection dropped; listening again", metadata: ["error": "\(PostgresAnswerRegistry.describe(error))"])
                     }
                 }
-                try? await connection.close()
+                // Bounded, like the registry's reads: a close that never returns would end listening.
+                _ = try? await withDeadline(.seconds(5), clock: clock) { try await connection.close() }
             } catch {
                 if !Task.isCancelled {
                     logger.warning("could not connect the PostgreSQL listener; trying again", metadata: ["error": "\(PostgresAnswerRegistry.describe(error))"])

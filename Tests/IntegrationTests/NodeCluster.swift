@@ -85,12 +85,20 @@ struct FollowedAnswer {
 
     /// Checks that the owner's client got the whole answer and every reader exactly the same events.
     func expectEveryReaderFinishesExactly() async throws {
-        let reference = try await asker.value
+        let reference: AnswerConnection
+        do { reference = try await asker.value } catch {
+            Issue.record("the owner's client: \(error)\n\(cluster.logs)")
+            throw error
+        }
         #expect(
             reference.endsWithComplete,
             "the owner finished its answer: \(reference.events.last as Any)\n\(cluster.logs)")
         for reader in readers {
-            let connection = try await reader.value
+            let connection: AnswerConnection
+            do { connection = try await reader.value } catch {
+                Issue.record("a reader: \(error)\n\(cluster.logs)")
+                throw error
+            }
             #expect(connection.endsWithComplete, "\(connection.events.last as Any)\n\(cluster.logs)")
             #expect(connection.sequences == reference.sequences)
             #expect(connection.text == reference.text)
