@@ -99,31 +99,12 @@ public final class TerminalChatApp {
             wake.yield()
         }
         defer { reader.cancel() }
-        try await runFrames(clock: clock, interval: frameInterval, wakes: wakes)
+        try await FrameTicker(clock: clock, interval: frameInterval).run(wakingOn: wakes, whenIdle: { [self] in isIdle }) {
+            [self] now in frame(now: now)
+        }
         chat.cancelAll()
         reportFinishedAnswers()
         return exit ?? .inputClosed
-    }
-
-    /// Calls ``frame(now:)`` once per `interval` (a late frame restarts the schedule instead of
-    /// bursting), and after a frame that leaves the app idle, waits for the next wake-up (an input)
-    /// before the next one. Throws `CancellationError` when the task is cancelled.
-    private func runFrames<C: Clock>(clock: C, interval: Duration, wakes: AsyncStream<Void>) async throws
-    where C.Duration == Duration {
-        var wakeUps = wakes.makeAsyncIterator()
-        let origin = clock.now
-        var deadline = origin
-        while true {
-            deadline = deadline.advanced(by: interval)
-            try await clock.sleep(until: deadline, tolerance: nil)
-            let now = clock.now
-            guard frame(now: origin.duration(to: now)) else { return }
-            if deadline < now { deadline = now }
-            if isIdle {
-                if await wakeUps.next() == nil { try Task.checkCancellation() }
-                deadline = clock.now
-            }
-        }
     }
 
     /// Nothing on screen can change before the next input: no answer streams or animates (its

@@ -31,6 +31,34 @@ public struct FrameTicker<C: Clock>: Sendable where C.Duration == Duration {
     /// Throws `CancellationError` when the task is cancelled.
     @MainActor
     public func run(_ frame: @MainActor (Duration) -> Bool) async throws {
+        try await run(whenIdle: nil, wakeUps: nil, frame)
+    }
+
+    /// Like ``run(_:)``, but after a frame for which `isIdle()` is true, no frame runs until
+    /// `wakeUps` yields (an input arrived, say): a screen on which nothing can change by itself costs
+    /// no wake-ups. The time each frame gets still counts from the start.
+    ///
+    /// ```swift
+    /// let (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// // on each key: handle it, then wake.yield()
+    /// try await ticker.run(wakingOn: wakeUps, whenIdle: { !chat.needsFrames && !chat.isStreaming }) { now in
+    ///     chat.frame()
+    ///     return true
+    /// }
+    /// ```
+    @MainActor
+    public func run(
+        wakingOn wakeUps: AsyncStream<Void>, whenIdle isIdle: @escaping @MainActor () -> Bool,
+        _ frame: @MainActor (Duration) -> Bool
+    ) async throws {
+        try await run(whenIdle: isIdle, wakeUps: wakeUps, frame)
+    }
+
+    @MainActor
+    private func run(
+        whenIdle isIdle: (@MainActor () -> Bool)?, wakeUps: AsyncStream<Void>?, _ frame: @MainActor (Duration) -> Bool
+    ) async throws {
+        var wakeUps = wakeUps?.makeAsyncIterator()
         let origin = clock.now
         var deadline = origin
         while true {
@@ -39,6 +67,11 @@ public struct FrameTicker<C: Clock>: Sendable where C.Duration == Duration {
             let now = clock.now
             guard frame(origin.duration(to: now)) else { return }
             if deadline < now { deadline = now }
+            if let isIdle, isIdle() {
+                // The wake-ups end when the task is cancelled (or their stream finishes).
+                if await wakeUps?.next() == nil { try Task.checkCancellation() }
+                deadline = clock.now
+            }
         }
     }
 }

@@ -39,6 +39,44 @@ import Testing
         #expect(frames == 3)
     }
 
+    /// Idle after its first frame, the loop runs no frame until woken, and time keeps counting from
+    /// the start: the second frame comes one interval after the wake-up, not after the first frame.
+    @Test func anIdleLoopWaitsForAWakeUp() async throws {
+        let clock = ManualClock.stepping()
+        let (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        var times: [Duration] = []
+        let running = Task { @MainActor in
+            try await FrameTicker(clock: clock, interval: .milliseconds(16)).run(
+                wakingOn: wakeUps, whenIdle: { times.count == 1 }
+            ) { now in
+                times.append(now)
+                return times.count < 3
+            }
+        }
+        await settle { times.count == 1 }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(times.count == 1, "no frame while idle")
+        clock.advance(by: .milliseconds(500))
+        wake.yield()
+        try await running.value
+        #expect(times == [16, 532, 548].map { .milliseconds($0) })
+    }
+
+    @Test func cancellingAnIdleLoopEndsIt() async {
+        let (wakeUps, _) = AsyncStream.makeStream(of: Void.self)
+        var frames = 0
+        let running = Task { @MainActor in
+            try await FrameTicker(clock: ManualClock.stepping()).run(wakingOn: wakeUps, whenIdle: { true }) { _ in
+                frames += 1
+                return true
+            }
+        }
+        await settle { frames == 1 }
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.value }
+        #expect(frames == 1)
+    }
+
     @Test func drivesAStreamingAnswerToTheEndOfItsAnimation() async throws {
         let model = AnswerViewModel(id: "a", query: "q")
         let words = "A paced answer with **bold** words and a citation [1].\n\nSecond paragraph, slowly.".split(
