@@ -59,8 +59,10 @@ public final class ChatViewModel {
     @ObservationIgnored private var nextToken = 0
     @ObservationIgnored private let makeRecorder: (@MainActor (String) -> AnswerRecorder)?
     @ObservationIgnored private var recorders: [String: AnswerRecorder] = [:]
-    /// Stream and store tasks still running, for ``pendingWrites()``.
-    @ObservationIgnored private var writers: [Task<Void, Never>] = []
+    /// Stream and store tasks still running, for ``pendingWrites()``, by the order they started in.
+    /// Each leaves when it ends, so a long session keeps only the ones that run.
+    @ObservationIgnored private(set) var writers: [Int: Task<Void, Never>] = [:]
+    @ObservationIgnored private var writersStarted = 0
 
     /// - Parameters:
     ///   - clock: the frame and event clock.
@@ -127,10 +129,25 @@ public final class ChatViewModel {
 
     /// Waits until every answer that has ended is saved (and every cancel recorded).
     public func pendingWrites() async {
-        while let writer = writers.first {
+        while let oldest = writers.keys.min(), let writer = writers[oldest] {
             await writer.value
-            writers.removeFirst()
+            writers[oldest] = nil  // the task removed itself, unless `self` had gone
         }
+    }
+
+    /// Runs `work` as a writer ``pendingWrites()`` waits for; it leaves ``writers`` when it ends.
+    /// (The task cannot end before it is in the list: both run on the main actor, and the list is
+    /// written before this function returns.)
+    @discardableResult
+    private func write(_ work: @escaping @MainActor @Sendable () async -> Void) -> Task<Void, Never> {
+        writersStarted += 1
+        let key = writersStarted
+        let task = Task { [weak self] in
+            await work()
+            self?.writers[key] = nil
+        }
+        writers[key] = task
+        return task
     }
 
     /// An ``AnswerSource`` over any sequence of updates (such as `AnswerStream`). Ending the
@@ -187,7 +204,7 @@ public final class ChatViewModel {
         let update = AnswerUpdate.cancelled(partialText: answer.text)
         answer.apply(update, at: elapsed())
         if let recorder = recorders[id] {
-            writers.append(Task { [weak self] in await self?.record(update, with: recorder) })
+            write { [weak self] in await self?.record(update, with: recorder) }
         }
     }
 
@@ -224,7 +241,7 @@ public final class ChatViewModel {
         let recorder = makeRecorder?(id)
         recorders[id] = recorder
         let conversationID = conversationID
-        let task = Task { [weak self] in
+        let task = write { [weak self] in
             if let recorder {
                 do {
                     try await recorder.begin(in: conversationID, query: request.query)
@@ -236,10 +253,10 @@ public final class ChatViewModel {
                 guard let self, self.streams[id]?.token == token else { return }
                 self.route(update, to: id)
                 if let recorder { await self.record(update, with: recorder) }
+                if update.isTerminal { return }  // nothing follows an answer's end; stop reading
             }
         }
         streams[id] = (token, task)
-        writers.append(task)
     }
 
     private func record(_ update: AnswerUpdate, with recorder: AnswerRecorder) async {
