@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .long, help: "CommonMark + GFM only: no citations.")
     var strict = false
 
-    @Option(name: .long, help: "Terminal width for --to ansi (default: the terminal's, else 80).")
+    @Option(name: .long, help: "Terminal width for --to ansi, at least 20 (default: the terminal's, else 80).")
     var width: Int?
 
     @Flag(name: .long, help: "No escape codes in --to ansi output.")
