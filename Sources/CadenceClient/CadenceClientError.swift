@@ -1,5 +1,6 @@
 import CadenceCore
 import Foundation
+import NIOCore
 
 /// Why an answer stream failed. The message says what happened and what to do.
 ///
@@ -68,6 +69,19 @@ public struct CadenceClientError: Error, Sendable, CustomStringConvertible {
         return CadenceClientError(
             .httpStatus, message: "the server answered HTTP \(status) \(reason)\(suffix)", status: status, body: body,
             retryable: ModelError.isRetryable(status: status), retryAfter: retryAfter)
+    }
+
+    /// A connection to `url` that could not be made or broke before the answer, retryable.
+    static func unreachable(_ url: String, _ error: any Error) -> CadenceClientError {
+        CadenceClientError(
+            .transport, message: "could not reach \(url): \(reason(error))", retryable: true, underlying: error)
+    }
+
+    /// What went wrong, for a message: a system call's error as the system words it ("Connection
+    /// refused"; NIO's own text reads "connection reset (error set): Connection refused) (errno: 111)").
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        return String(cString: strerror(error.errnoCode))
     }
 
     /// `text` on one line, for a message: runs of white space (line breaks among them) become one

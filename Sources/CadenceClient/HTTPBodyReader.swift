@@ -80,9 +80,7 @@ struct HTTPBodyReader {
             throw error
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            throw CadenceClientError(
-                .transport, message: "could not reach \(request.url): \(error)", retryable: true,
-                underlying: error)
+            throw CadenceClientError.unreachable(request.url, error)
         }
         guard head.status == .ok else {
             var body = ByteBuffer()

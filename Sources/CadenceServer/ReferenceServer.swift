@@ -76,8 +76,17 @@ public struct ReferenceServer: Sendable {
             return RunningServer(
                 host: configuration.host, port: port, group: group, task: task, registry: registry, metrics: metrics)
         }
-        // The server stopped before it listened: surface why.
-        try await task.value
+        // The server stopped before it listened: surface why, naming the address (a bind error alone
+        // reads "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)").
+        let address = "\(configuration.host):\(configuration.port)"
+        do {
+            try await task.value
+        } catch let error as IOError {
+            throw ServerStartError(
+                message: "cannot listen on \(address): \(String(cString: strerror(error.errnoCode)))")
+        } catch {
+            throw ServerStartError(message: "cannot listen on \(address): \(error)")
+        }
         throw ServerStartError(message: "the server stopped before it accepted connections")
     }
 

@@ -227,6 +227,13 @@ final class HistoryCommandTests {
         #expect(untitled.status != 0 && untitled.stderr.contains("--rename needs a non-empty --title"))
         let both = try await CadenceBinary.run(["chat", "--database", database, "--list", "--delete", bm25])
         #expect(both.status != 0 && both.stderr.contains("choose one of --list, --delete"))
+        // An empty id is a prefix of every id: it deleted the one conversation left.
+        for option in ["--delete", "--rename", "--resume"] {
+            let empty = try await CadenceBinary.run(
+                ["chat", "--database", database, option, ""] + (option == "--rename" ? ["--title", "T"] : ["--plain"])
+                    + (option == "--resume" ? ["--url", "http://127.0.0.1:9"] : []))
+            #expect(empty.status == 64 && empty.stderr.contains("\(option) needs a conversation id"), "\(empty.stderr)")
+        }
         #expect(try await listed().count == 1)
     }
 

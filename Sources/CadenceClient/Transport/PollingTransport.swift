@@ -133,8 +133,7 @@ public struct PollingTransport: ResearchTransport {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw CadenceClientError(
-                .transport, message: "could not reach \(request.url): \(error)", retryable: true, underlying: error)
+            throw CadenceClientError.unreachable(request.url, error)
         }
         let text = String(buffer: bytes)
         if response.status.code == 401 {

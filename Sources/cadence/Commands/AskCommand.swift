@@ -9,10 +9,11 @@ struct AskCommand: AsyncParsableCommand {
         abstract: "Ask one question and stream the answer.",
         discussion: """
             cadence ask --url http://127.0.0.1:8080 "How does resume work?"
-            cadence ask --url http://127.0.0.1:8080 --resume 3f2a9c "And what about WebSocket?"
+            cadence ask --url http://127.0.0.1:8080 --resume 3f2a9c "And over WebSocket?"
             cadence ask --provider ollama --model llama3.2 "Why is the sky blue?"
-            cadence ask --provider openai --base-url http://127.0.0.1:11434/v1 --model llama3.2 "Hi"
-            cadence ask --research --provider ollama --model llama3.2 "How does resume work?"
+            cadence ask --provider openai --model llama3.2 \\
+                --base-url http://127.0.0.1:11434/v1 "Hi"
+            cadence ask --research --provider ollama --model llama3.2 "What is BM25?"
 
             Each question and its answer are saved; `cadence chat --list` shows them, and --resume ID \
             asks a follow-up with the conversation so far as context. Ctrl-C cancels the answer, keeping \
@@ -30,10 +31,10 @@ struct AskCommand: AsyncParsableCommand {
 
     func validate() throws {
         try CommandInput.validateQuestion(question)
+        try source.validateSource()
     }
 
     func run() async throws {
-        try source.validateSource()
         try await source.withResearchServer { source in try await ask(with: source) }
     }
 

@@ -48,10 +48,13 @@ struct ChatCommand: AsyncParsableCommand {
             if history.noHistory { throw ValidationError("\(action) works on the history; drop --no-history") }
             if history.resume != nil { throw ValidationError("\(action) does not chat; drop --resume") }
         }
+        try HistoryOptions.validateID(rename, option: "--rename")
+        try HistoryOptions.validateID(delete, option: "--delete")
         if rename != nil, title?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true {
             throw ValidationError("--rename needs a non-empty --title")
         }
         if title != nil, rename == nil { throw ValidationError("--title goes with --rename ID") }
+        if actions.isEmpty { try source.validateSource() }
     }
 
     func run() async throws {
@@ -72,7 +75,6 @@ struct ChatCommand: AsyncParsableCommand {
             print("Deleted \(match.id): “\(match.title)”, \(questions)")
             return
         }
-        try source.validateSource()
         try await source.withResearchServer { source in try await chat(with: source) }
     }
 

@@ -32,7 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The question to ask.")
     var question: String = DemoCommand.sampleQuestion
 
-    @Option(name: .long, help: "How text appears: adaptive, char, word or instant.")
+    @Option(name: .long, help: "How text appears in the full-screen UI: adaptive, char, word or instant.")
     var pace: PaceCommand.PaceMode = .adaptive
 
     @OptionGroup var format: OutputOptions
@@ -54,6 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
         try model.validate(url: url)
         if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
         try AccessToken.validate(token)
+        try model.validateAPIKey()
     }
 
     func run() async throws {

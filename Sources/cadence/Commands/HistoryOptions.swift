@@ -24,7 +24,17 @@ struct HistoryOptions: ParsableArguments {
 
     func validate() throws {
         if noHistory, resume != nil { throw ValidationError("--resume needs the history; drop --no-history") }
+        try Self.validateID(resume, option: "--resume")
         if checkpointIntervalMs < 0 { throw ValidationError("--checkpoint-interval-ms must not be negative") }
+    }
+
+    /// Checks a conversation id given to `option`: an empty one would be a prefix of every id, so
+    /// `--delete ""` would delete the only conversation there is.
+    static func validateID(_ id: String?, option: String) throws {
+        if let id, id.allSatisfy(\.isWhitespace) {
+            throw ValidationError(
+                "\(option) needs a conversation id (or its first characters); see `cadence chat --list`")
+        }
     }
 
     var path: String { database ?? SQLiteConversationStore.defaultPath() }

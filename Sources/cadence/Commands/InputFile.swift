@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 #if canImport(Glibc)
@@ -34,8 +33,18 @@ struct InputFile {
             return
         }
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))")
+        guard descriptor >= 0 else { throw Unreadable(path: path, code: errno) }
+    }
+
+    /// The input could not be opened or read: not a usage error (exit 1, as `pace` exits for a
+    /// trace it cannot read), printed as `Error: cannot read notes.md: No such file or directory`.
+    struct Unreadable: Error, CustomStringConvertible {
+        let path: String
+        /// The `errno` of the failed call.
+        let code: Int32
+
+        var description: String {
+            "cannot read \(path == "-" ? "standard input" : path): \(String(cString: strerror(code)))"
         }
     }
 
@@ -49,7 +58,7 @@ struct InputFile {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ValidationError("cannot read \(path == "-" ? "standard input" : path): \(String(cString: strerror(errno)))")
+                throw Unreadable(path: path, code: errno)
             }
             if count == 0 { return }
             var start = 0

@@ -36,10 +36,29 @@ struct ModelOptions: ParsableArguments {
         try CommandInput.validateServerURL(url)
     }
 
+    /// Checks that a hosted provider's public API gets a key: without one it would answer 401 after a
+    /// round trip (or, offline, fail to resolve its host), where the command can say at once what to
+    /// pass. A `--base-url` (a local or self-hosted server) may need no key, so it is not checked.
+    func validateAPIKey() throws {
+        guard let kind = provider.flatMap(ModelProvider.Kind.init(rawValue:)), baseURL == nil,
+            let variable = kind.apiKeyVariable, resolvedAPIKey(kind) == nil
+        else { return }
+        let local = kind == .openAI ? " (a local OpenAI-compatible server needs none: give its --base-url)" : ""
+        throw ValidationError(
+            "\(kind.rawValue) at \(kind.defaultBaseURL) needs an API key: pass --api-key KEY or set "
+                + variable + local)
+    }
+
     /// The model provider described by the options, with its API key from the flag or the environment.
     func modelProvider(system: String? = nil) -> ModelProvider? {
         guard let provider = provider.flatMap(ModelProvider.Kind.init(rawValue:)), let model else { return nil }
-        let key = apiKey ?? provider.apiKeyVariable.flatMap { ProcessInfo.processInfo.environment[$0] }
-        return ModelProvider(kind: provider, baseURL: baseURL, model: model, apiKey: key, system: system)
+        return ModelProvider(
+            kind: provider, baseURL: baseURL, model: model, apiKey: resolvedAPIKey(provider), system: system)
+    }
+
+    /// The key from `--api-key`, else from the provider's environment variable; an empty one is none.
+    private func resolvedAPIKey(_ kind: ModelProvider.Kind) -> String? {
+        let key = apiKey ?? kind.apiKeyVariable.flatMap { ProcessInfo.processInfo.environment[$0] }
+        return key?.isEmpty == false ? key : nil
     }
 }

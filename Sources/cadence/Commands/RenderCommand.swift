@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .long, help: "CommonMark + GFM only: no citations.")
     var strict = false
 
-    @Option(name: .long, help: "Terminal width for --to ansi (default: the terminal's, else 80).")
+    @Option(name: .long, help: "Terminal width for --to ansi, at least 20 (default: the terminal's, else 80).")
     var width: Int?
 
     @Flag(name: .long, help: "No escape codes in --to ansi output.")
@@ -55,15 +55,16 @@ struct RenderCommand: ParsableCommand {
         // Each chunk read is parsed, and the blocks it completes are printed and dropped, before the
         // next is read: memory holds what may still change (the open blocks, and any block whose link
         // label a later definition could still resolve), never more than `--max-bytes` of markdown.
+        // A read that passes the limit is parsed up to it, so the blocks it completes before the limit
+        // are printed too, whatever the read size.
         try file.forEachChunk { bytes in
+            let allowed = min(bytes.count, maxBytes - total)
             total += bytes.count
-            guard total <= maxBytes else {
-                tooLarge = true
-                return false
-            }
-            chunk.feed(text.decode(bytes), to: &document)
+            tooLarge = total > maxBytes
+            chunk.feed(text.decode(UnsafeRawBufferPointer(rebasing: bytes[..<allowed])), to: &document)
+            if tooLarge { chunk.flush(to: &document) }
             output.write(document.takeCommitted())
-            return true
+            return !tooLarge
         }
         if tooLarge {
             FileHandle.standardError.write(

@@ -11,9 +11,11 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             cadence serve --port 8080
             cadence serve --corpus ~/notes
-            cadence serve --provider openai --base-url http://127.0.0.1:11434/v1 --model llama3.2
+            cadence serve --provider openai --model llama3.2 \\
+                --base-url http://127.0.0.1:11434/v1
             cadence serve --provider anthropic --model claude-sonnet-4-5 --corpus ~/notes
-            cadence serve --host 0.0.0.0 --token "$(openssl rand -hex 32)" --max-connections 1000
+            cadence serve --host 0.0.0.0 --max-connections 1000 \\
+                --token "$(openssl rand -hex 32)"
 
             cadence serve --postgres postgres://cadence@127.0.0.1:5432/cadence --port 8081
 
@@ -51,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "--host \(host) lets other machines connect, and without a token anyone could use this server: "
                     + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
         }
+        try model.validateAPIKey()
     }
 
     /// The server's settings from the flags and the environment.

@@ -30,9 +30,11 @@ struct SourceOptions: ParsableArguments {
         if system != nil, research { throw ValidationError("--system is for chatting with a model directly, not with --research") }
         if researchOptions.corpus != nil, !research { throw ValidationError("--corpus goes with --research") }
         if reliability.token != nil, url == nil { throw ValidationError("--token goes with --url (a Cadence server)") }
+        try model.validateAPIKey()
     }
 
-    /// Checks that a source was given; commands that can run without one (`chat --list`) call this themselves.
+    /// Checks that a source was given; commands that can run without one (`chat --list`) call this from
+    /// their own `validate()`, so that a usage error shows that command's usage.
     func validateSource() throws {
         if url == nil, model.provider == nil {
             throw ValidationError("say where to ask: --url URL (a Cadence server) or --provider NAME --model M")
