@@ -25,10 +25,11 @@ struct PostgresAnswerJournal: Sendable {
 
     // MARK: Schema
 
-    /// Brings the schema up to date. Several nodes may start at once: a transaction-scoped advisory
-    /// lock lets one migrate while the others wait, then find nothing left to do.
-    func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
+    /// Brings the schema up to date, on a connection of its own (a node migrates before its pool runs).
+    /// Several nodes may start at once: a transaction-scoped advisory lock lets one migrate while the
+    /// others wait, then find nothing left to do.
+    static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS cadence_schema (version integer NOT NULL)", logger: logger)

@@ -82,15 +82,32 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         let registry = PostgresAnswerRegistry(
             engine: engine, clock: clock, configuration: configuration, limits: limits, admission: admission,
             metrics: metrics, logger: logger)
-        await registry.runClient()
+        // The schema is migrated on a connection of its own, before the pool runs: a database that
+        // refuses the connection or the login fails the start at once with its reason, where the pool
+        // would retry until the deadline and then say only that nothing answered.
+        let connection: PostgresConnection
         do {
-            try await withDeadline(connectTimeout, clock: clock) { try await registry.journal.migrate() }
+            let settings = try configuration.listenerConfiguration(applicationName: "cadence \(registry.node) start")
+            connection = try await withDeadline(connectTimeout, clock: clock) {
+                try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
+            }
         } catch {
-            await registry.shutdown()
+            throw ServerStartError(
+                message: "could not connect to PostgreSQL at \(configuration.redactedURL): "
+                    + PostgresAnswerRegistry.describe(error))
+        }
+        do {
+            try await withDeadline(connectTimeout, clock: clock) {
+                try await PostgresAnswerJournal.migrate(on: connection, logger: logger)
+            }
+            try? await connection.close()
+        } catch {
+            try? await connection.close()
             throw ServerStartError(
                 message: "could not prepare the answers table in PostgreSQL at \(configuration.redactedURL): "
                     + PostgresAnswerRegistry.describe(error))
         }
+        await registry.runClient()
         try await registry.startListening(connectTimeout: connectTimeout)
         await registry.startMaintenance()
         return registry
@@ -465,7 +482,9 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
-            return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+            guard let underlying = error.underlying else { return "\(error.code)" }
+            let reason = SystemErrorText.describe(underlying)
+            return error.code == .connectionError ? reason : "\(error.code): \(reason)"
         }
         return String(describing: error)
     }

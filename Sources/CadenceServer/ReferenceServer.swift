@@ -81,11 +81,8 @@ public struct ReferenceServer: Sendable {
         let address = "\(configuration.host):\(configuration.port)"
         do {
             try await task.value
-        } catch let error as IOError {
-            throw ServerStartError(
-                message: "cannot listen on \(address): \(String(cString: strerror(error.errnoCode)))")
         } catch {
-            throw ServerStartError(message: "cannot listen on \(address): \(error)")
+            throw ServerStartError(message: "cannot listen on \(address): \(SystemErrorText.describe(error))")
         }
         throw ServerStartError(message: "the server stopped before it accepted connections")
     }

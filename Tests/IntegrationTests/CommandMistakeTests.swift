@@ -1,5 +1,6 @@
 import CadenceEngine
 import CadenceServer
+import CadenceTesting
 import Foundation
 import Testing
 
@@ -88,6 +89,30 @@ struct CommandMistakeTests {
         let says = "cannot listen on 127.0.0.1:\(running.port): Address already in use"
         #expect(result.stderr.contains(says), "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("errno"), "stderr: \(result.stderr)")
+    }
+
+    @Test("serve --postgres where nothing listens fails at once with the system's reason")
+    func servePostgresRefused() async throws {
+        // The pool retried the refused connection until the 15 s deadline, then said only "no answer
+        // within 15.0 seconds" (and PostgresNIO could warn that run() had not been called yet).
+        let result = try await CadenceBinary.run(["serve", "--port", "0", "--postgres", "postgres://x@127.0.0.1:1/x"])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let says = "could not connect to PostgreSQL at postgres://x@127.0.0.1:1/x: Connection refused"
+        #expect(result.stderr.contains(says), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("run()"), "stderr: \(result.stderr)")
+    }
+
+    @Test(
+        "serve --postgres with a database that does not exist says so, in PostgreSQL's words",
+        .needsPostgres)
+    func servePostgresNoSuchDatabase() async throws {
+        let postgres = try await PostgresTestServer.start()
+        defer { postgres.stop() }
+        let url = "postgres://\(PostgresTestServer.user)@127.0.0.1:\(postgres.port)/nowhere"
+        let result = try await CadenceBinary.run(["serve", "--port", "0", "--postgres", url])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let says = "could not connect to PostgreSQL at \(url): database \"nowhere\" does not exist"
+        #expect(result.stderr.contains(says), "stderr: \(result.stderr)")
     }
 
     @Test(

@@ -1,0 +1,21 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// What a failed system call or connection attempt says, for a message: the system's own words
+/// ("Connection refused", "Address already in use"), where NIO's description of the same error reads
+/// "connection reset (error set): Connection refused) (errno: 111)".
+enum SystemErrorText {
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode))
+        case let error as NIOConnectionError:
+            if let failure = error.connectionErrors.first { return describe(failure.error) }
+            if let dns = error.dnsAError ?? error.dnsAAAAError { return "cannot resolve \(error.host): \(dns)" }
+            return "\(error)"
+        default:
+            return "\(error)"
+        }
+    }
+}
