@@ -145,7 +145,12 @@ public struct ANSIRenderer: Sendable {
             case .html(let s): out.append(TerminalSpan(text: s, style: base.union(.dim)))
             case .emphasis(let c): out += spans(c, base.union(.italic))
             case .strong(let c): out += spans(c, base.union(.bold))
-            case .strikethrough(let c): out += spans(c, base.union(.strikethrough))
+            case .strikethrough(let c) where colors: out += spans(c, base.union(.strikethrough))
+            case .strikethrough(let c):
+                // Without escape codes struck text would read as if it stood: keep GFM's tildes.
+                out.append(TerminalSpan(text: "~~", style: base))
+                out += spans(c, base)
+                out.append(TerminalSpan(text: "~~", style: base))
             case .link(let destination, _, let c):
                 let text = spans(c, base.union(.link))
                 out += text

@@ -58,9 +58,11 @@ extension ResearchMachine {
     /// The current model call threw before or while streaming.
     public mutating func modelFailed(_ failure: ModelFailure, now: Duration) -> [Action] {
         guard case .calling(let call) = state else { return [] }
-        let status = failure.status.map { " (HTTP \($0))" } ?? ""
+        // A status means the model's server was reached and refused; its message usually names the
+        // status already ("the server answered HTTP 401 Unauthorized: …"), so it is added only if not.
+        let status = failure.status.flatMap { failure.message.contains("HTTP \($0)") ? nil : " (HTTP \($0))" } ?? ""
         return callFailed(
-            call, code: "model_failed", message: "the model could not be reached\(status): \(failure.message)",
+            call, code: "model_failed", message: "the model call failed\(status): \(failure.message)",
             retryable: failure.retryable, retryAfter: failure.retryAfter, now: now)
     }
 

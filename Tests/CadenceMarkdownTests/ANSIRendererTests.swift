@@ -20,6 +20,15 @@ import Testing
         #expect(ANSIRenderer(colors: true).render(tree).contains("\u{1B}[1;35m"))
     }
 
+    @Test func struckTextKeepsItsTildesWithoutColor() {
+        // Without escape codes, "~~open~~ closed" printed as "open closed": the opposite of its meaning.
+        let tree = MarkdownParser().parse("The door is ~~open~~ closed.")
+        #expect(ANSIRenderer(colors: false).render(tree) == "The door is ~~open~~ closed.\n")
+        let colored = ANSIRenderer(colors: true).render(tree)
+        #expect(!colored.contains("~"))
+        #expect(colored.contains("\u{1B}[9mopen\u{1B}[0m"))
+    }
+
     /// Every escape sequence in `output` is one of the renderer's own SGR codes (`ESC [ digits ; m`).
     static func onlySGR(_ output: String) -> Bool {
         var scalars = output.unicodeScalars[...]

@@ -58,7 +58,15 @@ import Testing
         harness.run()
         #expect(harness.calls.count == 1)
         #expect(harness.error?.code == "model_failed")
-        #expect(harness.error?.message == "the model could not be reached (HTTP 401): invalid API key")
+        #expect(harness.error?.message == "the model call failed (HTTP 401): invalid API key")
+    }
+
+    @Test func aStatusTheMessageNamesIsNotSaidTwice() {
+        let said = "the server answered HTTP 401 Unauthorized: invalid API key"
+        var harness = ResearchMachineHarness(
+            replies: [.plan: [.failure(.init(message: said, retryable: false, status: 401))]], passages: [:])
+        harness.run()
+        #expect(harness.error?.message == "the model call failed: \(said)")
     }
 
     @Test func anErrorMidStreamEndsAfterTheTextSoFar() {

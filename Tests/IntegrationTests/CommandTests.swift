@@ -33,12 +33,9 @@ struct CadenceBinary {
     /// second here; this only turns a hang into a failure.
     static let processDeadline: TimeInterval = 120
 
-    /// A safety net, not a timer a test relies on: kills `process` if it still runs after
-    /// ``processDeadline``, so a child that hangs fails its test instead of holding the whole run
-    /// until CI gives up. Cancel the returned item once the process has ended.
-    @discardableResult
     /// Starts `cadence ARGUMENTS` with the isolated history and `environment`, its output on two pipes
     /// the caller reads, and a watchdog that kills it if it hangs (cancel the watchdog once it ends).
+    @discardableResult
     static func launch(_ arguments: [String], environment: [String: String] = [:]) throws
         -> (process: Process, stdout: Pipe, stderr: Pipe, watchdog: DispatchWorkItem)
     {
@@ -55,6 +52,9 @@ struct CadenceBinary {
         return (process, out, errors, killIfHung(process))
     }
 
+    /// A safety net, not a timer a test relies on: kills `process` if it still runs after
+    /// ``processDeadline``, so a child that hangs fails its test instead of holding the whole run
+    /// until CI gives up. Cancel the returned item once the process has ended.
     @discardableResult
     static func killIfHung(_ process: Process) -> DispatchWorkItem {
         let watchdog = DispatchWorkItem { [process] in

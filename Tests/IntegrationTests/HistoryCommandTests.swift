@@ -246,8 +246,11 @@ final class HistoryCommandTests {
         #expect(result.stdout.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == garbage)
 
+        #expect(result.stderr.contains("--no-history"))  // ask can answer without saving
+
         let list = try await CadenceBinary.run(["chat", "--list", "--database", database])
         #expect(list.status != 0 && list.stderr.contains(database))
+        #expect(!list.stderr.contains("--no-history"), "--list has nothing to do without the history: \(list.stderr)")
     }
 
     /// `--database` naming another program's SQLite file used to add our tables to it and go on.

@@ -42,4 +42,29 @@ struct PaceCommandTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains(#""frames""#))
     }
+
+    @Test("a trace from standard input replays like the same trace from a file")
+    func traceFromStandardInput() async throws {
+        let json = #"{"name":"t","arrivals":[[0,"Hello "],[40,"world"]],"end_ms":60}"#
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).json")
+        try Data(json.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let piped = try await CadenceBinary.run(["pace", "--trace", "-"], stdin: Data(json.utf8))
+        let read = try await CadenceBinary.run(["pace", "--trace", file.path])
+        #expect(piped.status == 0, "stderr: \(piped.stderr)")
+        #expect(piped.stdout == read.stdout)
+        #expect(piped.stdout.contains(#""frames""#))
+    }
+
+    @Test("a trace that cannot be read says why in the system's words, with exit status 1")
+    func unreadableTrace() async throws {
+        let missing = "/nonexistent-\(UUID().uuidString).json"
+        let result = try await CadenceBinary.run(["pace", "--trace", missing])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        // Foundation said "The operation could not be completed. The file doesn't exist."
+        #expect(result.stderr.contains("cannot read \(missing): No such file or directory"), "stderr: \(result.stderr)")
+        let folder = try await CadenceBinary.run(["pace", "--trace", FileManager.default.temporaryDirectory.path])
+        #expect(folder.status == 1)
+        #expect(folder.stderr.contains("Is a directory"), "stderr: \(folder.stderr)")
+    }
 }

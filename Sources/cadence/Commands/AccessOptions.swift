@@ -16,7 +16,7 @@ struct AccessOptions: ParsableArguments {
     @Option(name: .long, help: "The most connections served at once; more wait, unaccepted, until one closes.")
     var maxConnections: Int?
 
-    @Option(name: .long, help: "How long a connection may take to send a whole request head before it is closed.")
+    @Option(name: .long, help: "How long a connection may take to send a whole request head before it is closed (10s, 500ms, 1m).")
     var requestTimeout: DurationArgument = "10s"
 
     /// The token clients must send: `--token`, else a non-empty `$CADENCE_TOKEN`, else none.

@@ -59,16 +59,16 @@ struct ChatCommand: AsyncParsableCommand {
 
     func run() async throws {
         if list {
-            try await ConversationList.print(store: history.openStore(), json: source.format.json)
+            try await ConversationList.print(store: history.openStore(answering: false), json: source.format.json)
             return
         }
-        if let rename, let title, let store = try history.openStore() {
+        if let rename, let title, let store = try history.openStore(answering: false) {
             let match = try await HistoryOptions.find(rename, in: store)
             try await store.renameConversation(match.id, to: title)
             print("Renamed \(match.id): \(title.trimmingCharacters(in: .whitespacesAndNewlines))")
             return
         }
-        if let delete, let store = try history.openStore() {
+        if let delete, let store = try history.openStore(answering: false) {
             let match = try await HistoryOptions.find(delete, in: store)
             try await store.deleteConversation(match.id)
             let questions = "\(match.answerCount) question\(match.answerCount == 1 ? "" : "s")"

@@ -41,13 +41,18 @@ struct HistoryOptions: ParsableArguments {
 
     /// Opens the store, or returns `nil` with `--no-history`. A store that cannot be opened is a
     /// one-line error naming the file and exits with failure: history is never dropped silently.
-    func openStore() throws -> SQLiteConversationStore? {
+    /// `answering`: whether the command would answer without the store (`--no-history` is then a way
+    /// out, and the error says so); `--list`, `--rename` and `--delete` work only on the store.
+    func openStore(answering: Bool = true) throws -> SQLiteConversationStore? {
         guard !noHistory else { return nil }
         do {
             return try SQLiteConversationStore(path: path, makeID: Self.makeConversationID)
         } catch {
             TerminalOutput.error("\(error)")
-            TerminalOutput.error("(run with --no-history to answer without saving, or --database to use another file)")
+            TerminalOutput.error(
+                answering
+                    ? "(run with --no-history to answer without saving, or --database to use another file)"
+                    : "(give --database the file your conversations are in)")
             throw ExitCode.failure
         }
     }

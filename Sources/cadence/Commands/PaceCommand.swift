@@ -34,7 +34,7 @@ struct PaceCommand: ParsableCommand {
         }
     }
 
-    @Option(help: "Arrival trace JSON file.")
+    @Option(help: "Arrival trace JSON file, or - for standard input.")
     var trace: String
 
     @Option(help: "Display refresh rate in frames per second.")
@@ -61,10 +61,28 @@ struct PaceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let recorded = try PacingTrace.load(path: trace)  // PacingError prints as "Error: <message>"
+        // InputFile's and PacingError's messages print as "Error: <message>", with exit status 1.
+        var json: [UInt8] = []
+        try InputFile(trace).forEachChunk { bytes in
+            json.append(contentsOf: bytes)
+            guard json.count <= Self.maxTraceBytes else { throw TraceTooLarge(path: trace) }
+            return true
+        }
+        let recorded = try PacingTrace.decode(json, source: trace == "-" ? "standard input" : trace)
         var configuration = DisplayPacer.Configuration.standard
         configuration.codeTokenRelease = codeTokenRelease.map { .milliseconds($0) }
         let frames = PacingReplay.run(trace: recorded, hz: hz, mode: mode.pacerMode, configuration: configuration)
         print(PacingReplay.timelineJSON(frames, hz: hz))
+    }
+
+    /// The largest trace read: the pacing lab's are 10–200 KB, and an hour of tokens (the longest
+    /// replayed) a few MB.
+    static let maxTraceBytes = 64 << 20
+
+    struct TraceTooLarge: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "trace \(path == "-" ? "standard input" : path) is over \(PaceCommand.maxTraceBytes >> 20) MB; a trace is at most an hour of arrivals"
+        }
     }
 }

@@ -19,7 +19,7 @@ struct ReliabilityOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: "How long a connection may send nothing at all, not even a keepalive, before it is resumed on a new one.")
+        help: "How long a connection may send nothing at all, not even a keepalive, before it is resumed on a new one (45s, 2m).")
     var connectionIdleTimeout: DurationArgument = "45s"
 
     @Option(name: .long, help: "How long to wait for the first token (default 60s; 300s when researching with a model, whose planning and searching come first).")

@@ -11,7 +11,7 @@ struct SharedAnswersOptions: ParsableArguments {
     @Option(name: .long, help: "With --postgres: how long a node may go silent before others end its answers as interrupted (10s, 1m, …).")
     var leaseTimeout: DurationArgument = "10s"
 
-    @Option(name: .long, help: "With --postgres: how long a finished answer stays available for resuming.")
+    @Option(name: .long, help: "With --postgres: how long a finished answer stays available for resuming (24h, 30m).")
     var retention: DurationArgument = "24h"
 
     func validate() throws {
