@@ -28,6 +28,7 @@ let packageOfProduct = [
     "ServiceLifecycle": "swift-service-lifecycle", "HTTPTypes": "swift-http-types", "PostgresNIO": "postgres-nio",
     "Metrics": "swift-metrics", "Prometheus": "swift-prometheus", "ArgumentParser": "swift-argument-parser",
     "NIOConcurrencyHelpers": "swift-nio", "NIOPosix": "swift-nio", "NIOCore": "swift-nio", "NIOHTTP1": "swift-nio",
+    "NIOEmbedded": "swift-nio",
     "GRDB": "GRDB.swift", "Clocks": "swift-clocks",
 ]
 
@@ -89,7 +90,7 @@ let package = Package(
             dependencies: [
                 "CadenceCore", "CadenceEngine", .product("Hummingbird"), .product("HummingbirdWebSocket"),
                 .product("ServiceLifecycle"), .product("HTTPTypes"), .product("Logging"), .product("PostgresNIO"),
-                .product("Metrics"), .product("Prometheus"),
+                .product("Metrics"), .product("Prometheus"), .product("NIOEmbedded"),
             ]),
         .target(
             name: "CadenceTesting",
@@ -152,7 +153,7 @@ let package = Package(
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
                 "CadenceUI", "CadenceResearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
-                .product("HummingbirdWSClient"),
+                .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),
             ]),
     ]
 )

@@ -49,10 +49,13 @@ public struct ReferenceServer: Sendable {
         let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(
             router: makeRouter(registry: registry, feed: feed, metrics: metrics),
-            server: HTTPServerBuilder { responder in
-                requestGuard.guarding(
+            server: HTTPServerBuilder { [logger] responder in
+                let childChannel = requestGuard.guarding(
                     HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSocketResponder, configuration: .init()))
+                // Before the port is bound: see `GuardedChildChannel.warmUp` for the crash it prevents.
+                try childChannel.warmUp(logger: logger)
+                return childChannel
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
