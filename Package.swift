@@ -28,7 +28,7 @@ let packageOfProduct = [
     "ServiceLifecycle": "swift-service-lifecycle", "HTTPTypes": "swift-http-types", "PostgresNIO": "postgres-nio",
     "Metrics": "swift-metrics", "Prometheus": "swift-prometheus", "ArgumentParser": "swift-argument-parser",
     "NIOConcurrencyHelpers": "swift-nio", "NIOPosix": "swift-nio", "NIOCore": "swift-nio", "NIOHTTP1": "swift-nio",
-    "NIOEmbedded": "swift-nio",
+    "NIOEmbedded": "swift-nio", "HummingbirdCore": "hummingbird", "CoreMetrics": "swift-metrics",
     "GRDB": "GRDB.swift", "Clocks": "swift-clocks",
 ]
 
@@ -91,6 +91,9 @@ let package = Package(
                 "CadenceCore", "CadenceEngine", .product("Hummingbird"), .product("HummingbirdWebSocket"),
                 .product("ServiceLifecycle"), .product("HTTPTypes"), .product("Logging"), .product("PostgresNIO"),
                 .product("Metrics"), .product("Prometheus"), .product("NIOEmbedded"),
+                // Imported directly too, so named, not left to arrive through the products above.
+                .product("HummingbirdCore"), .product("CoreMetrics"), .product("NIOCore"), .product("NIOPosix"),
+                .product("NIOHTTP1"), .product("NIOConcurrencyHelpers"),
             ]),
         .target(
             name: "CadenceTesting",
