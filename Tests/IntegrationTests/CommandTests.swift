@@ -302,6 +302,25 @@ struct ProviderCommandTests {
         }
     }
 
+    @Test("decode with another provider's dialect warns which dialect the input looks like; its own does not")
+    func decodeWrongDialect() async throws {
+        // Before, an Anthropic capture read as OpenAI Chat printed an empty usage and a `truncated`
+        // finish, exit 0, and nothing said why.
+        let anthropic = try SharedFixtures.streamBytes("anthropic-basic-text.txt")
+        let wrong = try await CadenceBinary.run(["decode", "--dialect", "openai-chat", "-"], stdin: Data(anthropic))
+        #expect(wrong.status == 0, "the events it printed are what was asked: \(wrong.stderr)")
+        #expect(
+            wrong.stderr.contains("nothing decoded as openai-chat; the input looks like the anthropic dialect"),
+            "stderr: \(wrong.stderr)")
+        for entry in try SharedFixtures.index() {
+            let file = try #require(entry["file"]?.stringValue)
+            let bytes = try SharedFixtures.streamBytes(file)
+            let dialect = try #require(ModelDialect.detect(bytes, isComplete: true), "\(file)")
+            let result = try await CadenceBinary.run(["decode", "--dialect", dialect.rawValue, "-"], stdin: Data(bytes))
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(file) as \(dialect.rawValue): \(result.stderr)")
+        }
+    }
+
     @Test("decode --dialect names an unknown dialect clearly")
     func unknownDialect() async throws {
         let result = try await CadenceBinary.run(["decode", "--dialect", "telepathy", "-"], stdin: Data())

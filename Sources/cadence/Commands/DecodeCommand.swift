@@ -70,13 +70,19 @@ struct DecodeCommand: ParsableCommand {
 
     /// Prints one normalized model event per line, as JSON with a `"kind"`, as the input streams in.
     private func decodeModelStream(_ file: InputFile, dialect: String) throws {
+        let named = ModelDialect(rawValue: dialect)
         var decoder =
-            ModelDialect(rawValue: dialect).map { ModelStreamDecoder(dialect: $0, limits: sseLimits.limits) }
+            named.map { ModelStreamDecoder(dialect: $0, limits: sseLimits.limits) }
             ?? .autoDetecting(limits: sseLimits.limits)
         var failure: ModelStreamError?
+        var check = DialectCheck()
         try file.forEachChunk(atMost: input.chunkSize ?? InputFile.readSize) { bytes in
+            if named != nil { check.keep(bytes) }
             do throws(ModelStreamError) {
-                for event in try decoder.feed(bytes) { Swift.print(event.jsonLine()) }
+                for event in try decoder.feed(bytes) {
+                    check.saw(event)
+                    Swift.print(event.jsonLine())
+                }
             } catch {
                 failure = error
             }
@@ -85,13 +91,52 @@ struct DecodeCommand: ParsableCommand {
         }
         if failure == nil {
             do throws(ModelStreamError) {
-                for event in try decoder.finish() { Swift.print(event.jsonLine()) }
+                for event in try decoder.finish() {
+                    check.saw(event)
+                    Swift.print(event.jsonLine())
+                }
             } catch {
                 failure = error
             }
         }
         if let failure {
             throw Self.stop(SSELimitOptions.message(failure.code, limit: failure.limit))
+        }
+        if let named, let warning = check.warning(named) {
+            FileHandle.standardError.write(Data("cadence decode: \(warning)\n".utf8))
+        }
+    }
+
+    /// Whether a stream decoded with a dialect the user named looks like another provider's: a
+    /// decoder skips what it does not know, so an Anthropic capture read as OpenAI Chat printed only
+    /// an empty usage and a `truncated` finish, and nothing said why.
+    struct DialectCheck {
+        /// The start of the input, for ``ModelDialect/detect(_:isComplete:)``.
+        private var prefix: [UInt8] = []
+        private var complete = true
+        private var sawContent = false
+        static let prefixLimit = 16 << 10
+
+        mutating func keep(_ bytes: UnsafeRawBufferPointer) {
+            let room = Self.prefixLimit - prefix.count
+            if bytes.count > room { complete = false }
+            prefix.append(contentsOf: bytes.prefix(max(room, 0)))
+        }
+
+        mutating func saw(_ event: ModelEvent) {
+            switch event {
+            case .text, .reasoning, .refusal, .toolCall, .error: sawContent = true
+            case .usage, .finish: break
+            }
+        }
+
+        /// A warning when nothing but usage and finish came out and the input's start says it is in
+        /// another dialect.
+        func warning(_ named: ModelDialect) -> String? {
+            guard !sawContent, let detected = ModelDialect.detect(prefix, isComplete: complete), detected != named
+            else { return nil }
+            return "warning: nothing decoded as \(named.rawValue); the input looks like the "
+                + "\(detected.rawValue) dialect (try --dialect \(detected.rawValue), or --dialect auto)"
         }
     }
 
