@@ -129,9 +129,9 @@ public final class ChatViewModel {
 
     /// Waits until every answer that has ended is saved (and every cancel recorded).
     public func pendingWrites() async {
+        // Each writer leaves the list as it ends (see `write(_:)`), so this ends once none runs.
         while let oldest = writers.keys.min(), let writer = writers[oldest] {
             await writer.value
-            writers[oldest] = nil  // the task removed itself, unless `self` had gone
         }
     }
 

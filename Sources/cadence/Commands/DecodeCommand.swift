@@ -76,13 +76,16 @@ struct DecodeCommand: ParsableCommand {
             ?? .autoDetecting(limits: sseLimits.limits)
         var failure: ModelStreamError?
         var check = DialectCheck()
+        func emit(_ events: [ModelEvent]) {
+            for event in events {
+                check.saw(event)
+                Swift.print(event.jsonLine())
+            }
+        }
         try file.forEachChunk(atMost: input.chunkSize ?? InputFile.readSize) { bytes in
             if named != nil { check.keep(bytes) }
             do throws(ModelStreamError) {
-                for event in try decoder.feed(bytes) {
-                    check.saw(event)
-                    Swift.print(event.jsonLine())
-                }
+                emit(try decoder.feed(bytes))
             } catch {
                 failure = error
             }
@@ -91,10 +94,7 @@ struct DecodeCommand: ParsableCommand {
         }
         if failure == nil {
             do throws(ModelStreamError) {
-                for event in try decoder.finish() {
-                    check.saw(event)
-                    Swift.print(event.jsonLine())
-                }
+                emit(try decoder.finish())
             } catch {
                 failure = error
             }

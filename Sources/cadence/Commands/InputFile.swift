@@ -44,8 +44,13 @@ struct InputFile {
         let code: Int32
 
         var description: String {
-            "cannot read \(path == "-" ? "standard input" : path): \(String(cString: strerror(code)))"
+            "cannot read \(InputFile.name(of: path)): \(String(cString: strerror(code)))"
         }
+    }
+
+    /// `path` as messages name it: `standard input` for `-`.
+    static func name(of path: String) -> String {
+        path == "-" ? "standard input" : path
     }
 
     /// Calls `body` with the input's bytes in order, at most `limit` at a time, until the input ends

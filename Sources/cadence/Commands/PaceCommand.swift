@@ -68,7 +68,7 @@ struct PaceCommand: ParsableCommand {
             guard json.count <= Self.maxTraceBytes else { throw TraceTooLarge(path: trace) }
             return true
         }
-        let recorded = try PacingTrace.decode(json, source: trace == "-" ? "standard input" : trace)
+        let recorded = try PacingTrace.decode(json, source: InputFile.name(of: trace))
         var configuration = DisplayPacer.Configuration.standard
         configuration.codeTokenRelease = codeTokenRelease.map { .milliseconds($0) }
         let frames = PacingReplay.run(trace: recorded, hz: hz, mode: mode.pacerMode, configuration: configuration)
@@ -82,7 +82,7 @@ struct PaceCommand: ParsableCommand {
     struct TraceTooLarge: Error, CustomStringConvertible {
         let path: String
         var description: String {
-            "trace \(path == "-" ? "standard input" : path) is over \(PaceCommand.maxTraceBytes >> 20) MB; a trace is at most an hour of arrivals"
+            "trace \(InputFile.name(of: path)) is over \(PaceCommand.maxTraceBytes >> 20) MB; a trace is at most an hour of arrivals"
         }
     }
 }
