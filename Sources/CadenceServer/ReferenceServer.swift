@@ -43,9 +43,9 @@ public struct ReferenceServer: Sendable {
     public func start(handlingSignals: Bool = false) async throws -> RunningServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let metrics = ServerMetrics()
+        let requestGuard = try RequestGuard(configuration: configuration, metrics: metrics)
         let registry = try await makeRegistry(metrics: metrics)
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
-        let requestGuard = RequestGuard(configuration: configuration, metrics: metrics)
         let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(
             router: makeRouter(registry: registry, feed: feed, metrics: metrics),

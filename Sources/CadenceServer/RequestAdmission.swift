@@ -75,7 +75,7 @@ struct RequestAdmission: Sendable {
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    fileprivate var trimmingSpaces: Substring {
+    var trimmingSpaces: Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
             return Substring()

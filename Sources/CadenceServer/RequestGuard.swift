@@ -3,8 +3,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// What the server checks on every connection before Hummingbird sees a request: the token and the
-/// declared body size of each request head (``RequestAdmission``), and the time a head may take to
+/// What the server checks on every connection before Hummingbird sees a request: what a browser
+/// page may do (``BrowserPolicy``), the token and the declared body size of each request head
+/// (``RequestAdmission``), and the time a head may take to
 /// arrive (``RequestHeadDeadline``); and, when the server stops, that a connection which has not
 /// sent a request head yet closes at once (``RequestGuardHandler``).
 ///
@@ -13,11 +14,14 @@ import NIOHTTP1
 /// bare 400), and a head that never completes never reaches the router at all.
 struct RequestGuard: Sendable {
     let admission: RequestAdmission
+    let browser: BrowserPolicy
     let readTimeout: Duration
     let metrics: ServerMetrics
 
-    init(configuration: ServerConfiguration, metrics: ServerMetrics) {
+    /// - Throws: ``ServerStartError`` for a configuration ``BrowserPolicy`` refuses.
+    init(configuration: ServerConfiguration, metrics: ServerMetrics) throws(ServerStartError) {
         admission = RequestAdmission(configuration: configuration)
+        browser = try BrowserPolicy(configuration: configuration)
         readTimeout = configuration.requestReadTimeout
         self.metrics = metrics
     }
@@ -38,7 +42,8 @@ struct RequestGuard: Sendable {
         let stopping = channel.parent.map { !$0.isActive } ?? false
         try pipeline.addHandler(RequestBytesWatcher(timer: timer), position: .first)
         try pipeline.addHandler(
-            RequestGuardHandler(admission: admission, timer: timer, metrics: metrics, stopping: stopping),
+            RequestGuardHandler(
+                admission: admission, browser: browser, timer: timer, metrics: metrics, stopping: stopping),
             position: .after(decoder))
     }
 }

@@ -1,13 +1,18 @@
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
 /// Sees every request head of a connection right after the HTTP decoder, before the WebSocket
-/// upgrade handler and Hummingbird: refuses the heads ``RequestAdmission`` refuses (401, 413) without
-/// reading their bodies, and tells the ``RequestHeadTimer`` when heads arrive and responses end.
+/// upgrade handler and Hummingbird: refuses the heads ``BrowserPolicy`` refuses (421, 403), then
+/// those ``RequestAdmission`` refuses (401, 413), then a `POST` body that is not JSON (415), all
+/// without reading their bodies; answers the CORS preflights of allowed origins (204) and adds CORS
+/// headers to the responses to them; and tells the ``RequestHeadTimer`` when heads arrive and
+/// responses end.
 ///
 /// A refusal is the server's JSON error with `Connection: close`; the rest of the refused request
-/// is dropped unread and the connection is closed once the response is out. A refusal of a
-/// pipelined request waits for the responses before it, so nothing interleaves on the wire.
+/// is dropped unread and the connection is closed once the response is out. A preflight's answer
+/// ends its connection the same way. A refusal of a pipelined request waits for the responses
+/// before it, so nothing interleaves on the wire.
 ///
 /// After a WebSocket upgrade the connection carries frames, not HTTP parts: anything that is not an
 /// HTTP part passes through untouched (so its types are `Any`).
@@ -33,15 +38,19 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let admission: RequestAdmission
+    private let browser: BrowserPolicy
     private let timer: RequestHeadTimer
     private let metrics: ServerMetrics
     /// Requests passed on whose responses have not ended.
     private var responsesOwed = 0
+    /// For each request passed on whose response has not ended, in order: the allowed CORS origin
+    /// its response names, if it came from one.
+    private var corsOrigins = CircularBuffer<String?>()
     /// Set once a head is refused: nothing more is read from the connection.
     private var refused = false
     /// A refusal waiting for the responses before it to end.
     private var pendingRefusal: HTTPResponseHead?
-    private var pendingBody = ByteBuffer()
+    private var pendingBody: ByteBuffer?
     /// Whether a request head has arrived: from then on, stopping the connection with the server
     /// is Hummingbird's.
     private var sawRequestHead = false
@@ -49,8 +58,12 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// soon as it is active.
     private var stopping: Bool
 
-    init(admission: RequestAdmission, timer: RequestHeadTimer, metrics: ServerMetrics, stopping: Bool) {
+    init(
+        admission: RequestAdmission, browser: BrowserPolicy, timer: RequestHeadTimer, metrics: ServerMetrics,
+        stopping: Bool
+    ) {
         self.admission = admission
+        self.browser = browser
         self.timer = timer
         self.metrics = metrics
         self.stopping = stopping
@@ -90,14 +103,32 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head(let head):
             sawRequestHead = true
+            let corsOrigin: String?
+            switch browser.verdict(
+                method: head.method.rawValue, host: head.headers.first(name: "host"),
+                origin: head.headers.first(name: "origin"),
+                requestedMethod: head.headers.first(name: "access-control-request-method"))
+            {
+            case .refuse(let refusal):
+                refuse(head, with: refusal, context: context)
+                return
+            case .answerPreflight(let fields):
+                respondAndClose(head, status: .noContent, fields: fields, body: nil, context: context)
+                return
+            case .serve(let origin):
+                corsOrigin = origin
+            }
             if let refusal = admission.refusal(
                 path: head.uri, authorization: head.headers.first(name: "authorization"),
                 contentLength: head.headers.first(name: "content-length"))
+                ?? browser.mediaTypeRefusal(
+                    method: head.method.rawValue, contentType: head.headers.first(name: "content-type"))
             {
-                refuse(head, with: refusal, context: context)
+                refuse(head, with: refusal, corsOrigin: corsOrigin, context: context)
                 return
             }
             responsesOwed += 1
+            corsOrigins.append(corsOrigin)
             timer.headReceived()
         case .body:
             break
@@ -112,40 +143,65 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             return
         }
+        var outgoing = data
         switch part {
-        case .head(let head) where head.status == .switchingProtocols:
-            timer.finished()  // a WebSocket now: no more request heads
+        case .head(var head):
+            if head.status == .switchingProtocols { timer.finished() }  // a WebSocket now: no more request heads
+            if let origin = corsOrigins.first ?? nil {
+                Self.add(BrowserPolicy.responseHeaders(origin: origin), to: &head.headers)
+                outgoing = wrapOutboundOut(.head(head))
+            }
         case .end:
             responsesOwed = max(0, responsesOwed - 1)
+            if !corsOrigins.isEmpty { corsOrigins.removeFirst() }
             timer.responseEnded()
-        default:
+        case .body:
             break
         }
-        context.write(data, promise: promise)
+        context.write(outgoing, promise: promise)
         if case .end = part, responsesOwed == 0, pendingRefusal != nil { sendRefusal(context: context) }
     }
 
-    private func refuse(_ head: HTTPRequestHead, with error: APIError, context: ChannelHandlerContext) {
+    /// Refuses the request with the server's JSON error; a request from an allowed CORS origin gets
+    /// the CORS headers too, so its page can read why.
+    private func refuse(
+        _ head: HTTPRequestHead, with error: APIError, corsOrigin: String? = nil, context: ChannelHandlerContext
+    ) {
+        metrics.requestRefused(code: error.code)
+        var fields = error.headers
+        if let corsOrigin { fields.append(contentsOf: BrowserPolicy.responseHeaders(origin: corsOrigin)) }
+        fields[.contentType] = "application/json; charset=utf-8"
+        respondAndClose(
+            head, status: error.status, fields: fields, body: ByteBuffer(string: error.jsonText), context: context)
+    }
+
+    /// Answers the request itself, reads nothing more of the connection, and closes it once the
+    /// response is out (after the responses owed before it).
+    private func respondAndClose(
+        _ head: HTTPRequestHead, status: HTTPResponse.Status, fields: HTTPFields, body: ByteBuffer?,
+        context: ChannelHandlerContext
+    ) {
         refused = true
         timer.finished()
-        metrics.requestRefused(code: error.code)
-        let body = ByteBuffer(string: error.jsonText)
         var headers = HTTPHeaders()
-        for field in error.headers { headers.add(name: field.name.canonicalName, value: field.value) }
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
-        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        Self.add(fields, to: &headers)
+        if let body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
         headers.add(name: "Connection", value: "close")
         pendingRefusal = HTTPResponseHead(
-            version: head.version, status: HTTPResponseStatus(statusCode: Int(error.status.code)), headers: headers)
+            version: head.version, status: HTTPResponseStatus(statusCode: Int(status.code)), headers: headers)
         pendingBody = body
         if responsesOwed == 0 { sendRefusal(context: context) }
+    }
+
+    private static func add(_ fields: HTTPFields, to headers: inout HTTPHeaders) {
+        for field in fields { headers.add(name: field.name.canonicalName, value: field.value) }
     }
 
     private func sendRefusal(context: ChannelHandlerContext) {
         guard let head = pendingRefusal else { return }
         pendingRefusal = nil
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(pendingBody))), promise: nil)
+        if let pendingBody { context.write(wrapOutboundOut(.body(.byteBuffer(pendingBody))), promise: nil) }
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             RequestHeadTimer.close(channel)

@@ -34,6 +34,16 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// first byte of its next request; one that takes longer (trickling header bytes) is closed. Idle
     /// keep-alive connections between requests, request bodies and streaming responses are not timed.
     public var requestReadTimeout: Duration
+    /// The web page origins allowed to use the server from a browser, as browsers send them
+    /// (`https://app.example.com`, `http://localhost:5173`): their preflights are answered and their
+    /// responses carry CORS headers. A request from any other page is refused (403); a request with
+    /// no `Origin` (not from a browser page) is served. `*` and `null` are refused by
+    /// ``ReferenceServer/start(handlingSignals:)``.
+    public var corsOrigins: [String] = []
+    /// Names clients may give in `Host` besides the bound address (and `localhost`, on a loopback
+    /// bind), where any other gets 421. On a bind other than loopback, `Host` is checked only when
+    /// this names at least one.
+    public var publicHosts: [String] = []
 
     public init(
         host: String = "127.0.0.1",

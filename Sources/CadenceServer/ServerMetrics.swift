@@ -46,8 +46,10 @@ final class ServerMetrics: Sendable {
     private let refusals: [String: CoreMetrics.Counter]
     private let headTimeouts: CoreMetrics.Counter
 
-    /// The codes of the requests refused before they are read (``RequestAdmission``).
-    static let refusalCodes = ["unauthorized", "too_large"]
+    /// The codes of the requests refused before they are read (``RequestAdmission``, ``BrowserPolicy``).
+    static let refusalCodes = [
+        "unauthorized", "too_large", "misdirected_request", "origin_not_allowed", "unsupported_media_type",
+    ]
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)

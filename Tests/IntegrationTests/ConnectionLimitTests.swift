@@ -145,6 +145,7 @@ struct ConnectionLimitTests {
         try await withServer(engine: instantEngine, configuration: configuration) { server in
             var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")
             request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
             let (chunks, writer) = AsyncStream<ByteBuffer>.makeStream()
             for _ in 0..<2 { writer.yield(ByteBuffer(string: String(repeating: "x", count: 600))) }
             writer.finish()

@@ -36,8 +36,8 @@ struct ConnectionWarmUpTests {
     }
 
     /// The child channel `ReferenceServer` builds: HTTP/1 with WebSocket upgrades, guarded.
-    static func childChannel() -> GuardedChildChannel<HTTP1WebSocketUpgradeChannel> {
-        RequestGuard(configuration: ServerConfiguration(), metrics: ServerMetrics())
+    static func childChannel() throws -> GuardedChildChannel<HTTP1WebSocketUpgradeChannel> {
+        try RequestGuard(configuration: ServerConfiguration(), metrics: ServerMetrics())
             .guarding(
                 HTTP1WebSocketUpgradeChannel(
                     responder: { _, _, _ in }, configuration: .init(), shouldUpgrade: { _, _, _ in .dontUpgrade }))

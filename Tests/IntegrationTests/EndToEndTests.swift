@@ -67,6 +67,7 @@ struct EndToEndTests {
         try await withServer { server in
             var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")
             request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: #"{"query":"keepalive"}"#))
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             #expect(response.status == .ok)
@@ -93,6 +94,7 @@ struct EndToEndTests {
             let client = ResearchClient(baseURL: server.baseURL)
             var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")
             request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body))
             let response = try await client.httpClient.execute(request, timeout: .seconds(30))
             #expect(Int(response.status.code) == status)

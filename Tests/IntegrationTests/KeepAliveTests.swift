@@ -30,6 +30,7 @@ struct KeepAliveTests {
         defer { Task { await server.shutdown() } }
         var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")
         request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: #"{"query":"think"}"#))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         var body = response.body.makeAsyncIterator()

@@ -123,12 +123,12 @@ struct MetricsTests {
         try await withServer(engine: instantEngine, configuration: configuration) { server in
             let refused = try await RawConnection.open(port: server.port)
             defer { refused.closeLater() }
-            try await refused.send("GET /v1/answers/x/events HTTP/1.1\r\nHost: t\r\n\r\n")
+            try await refused.send("GET /v1/answers/x/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             try await refused.wait(for: "the 401") { $0.closed }
             let tooLarge = try await RawConnection.open(port: server.port)
             defer { tooLarge.closeLater() }
             try await tooLarge.send(
-                "POST /v1/answers HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer t0ken\r\nContent-Length: 5000\r\n\r\n")
+                "POST /v1/answers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t0ken\r\nContent-Length: 5000\r\n\r\n")
             try await tooLarge.wait(for: "the 413") { $0.closed }
             let silent = try await RawConnection.open(port: server.port)
             defer { silent.closeLater() }

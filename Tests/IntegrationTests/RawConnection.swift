@@ -13,7 +13,7 @@ import NIOPosix
 /// ```swift
 /// let connection = try await RawConnection.open(port: server.port)
 /// defer { connection.closeLater() }
-/// try await connection.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+/// try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 /// let reply = try await connection.wait(for: "the response") { $0.hasCompleteResponse }
 /// ```
 final class RawConnection: Sendable {

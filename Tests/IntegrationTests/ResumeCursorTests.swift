@@ -40,6 +40,7 @@ struct ResumeCursorTests {
             let (status, posted) = try await {
                 var request = HTTPClientRequest(url: server.baseURL + "/v1/conversations/\(conversation)/messages")
                 request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(ByteBuffer(string: #"{"query": "How does resume work?"}"#))
                 let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1 << 20)

@@ -28,6 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
 
             With --token (or $CADENCE_TOKEN) every request but GET /healthz needs Authorization: Bearer TOKEN; \
             clients pass the same --token. A --host other than loopback needs a token, or --allow-anonymous.
+
+            Browsers: a request from a web page is refused (403) unless the page is the server's own or its \
+            origin is given with --cors-origin; a POST body must be application/json (415). On loopback, a Host \
+            other than the bound address, localhost or a --public-host name gets 421 (DNS rebinding).
             """
     )
 
@@ -39,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var sharing: SharedAnswersOptions
     @OptionGroup var access: AccessOptions
+    @OptionGroup var browser: BrowserOptions
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
@@ -48,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Bound as is, the port would wrap around (65537 is port 1) instead of failing.
             throw ValidationError("--port must be from 0 (a free port) to 65535, not \(port)")
         }
-        if access.requiredToken == nil, !access.allowAnonymous, !Self.isLoopback(host) {
+        if access.requiredToken == nil, !access.allowAnonymous, !BrowserPolicy.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) lets other machines connect, and without a token anyone could use this server: "
                     + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
@@ -60,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     func serverConfiguration() throws -> ServerConfiguration {
         var configuration = ServerConfiguration(host: host, port: port)
         access.apply(to: &configuration)
+        browser.apply(to: &configuration)
         configuration.postgres = try sharing.postgresConfiguration()
         return configuration
     }
@@ -75,19 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let postgres = configuration.postgres {
             TerminalOutput.error("answers are shared through PostgreSQL at \(postgres.redactedURL)")
         }
-        if configuration.token == nil, !Self.isLoopback(host) {
+        if configuration.token == nil, !BrowserPolicy.isLoopback(host) {
             TerminalOutput.error("warning: serving \(host) without a token (--allow-anonymous)")
         }
         try await running.wait()
-    }
-
-    /// Whether `host` only accepts connections from this machine: `localhost`, 127.0.0.0/8 or `::1`.
-    /// Any other name counts as reachable from elsewhere.
-    static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if name == "localhost" || name == "::1" { return true }
-        var address = in_addr()
-        guard inet_pton(AF_INET, name, &address) == 1 else { return false }
-        return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 }
