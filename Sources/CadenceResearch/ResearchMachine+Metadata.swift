@@ -3,6 +3,9 @@ import CadenceCore
 extension ResearchMachine {
     /// The engine name reported in the completion's metadata.
     public static let engineName = "model-research"
+    /// The most citation checks the `complete` metadata lists, the first in text order; the counts
+    /// (`citations_total`, `citations_supported`, …) cover every citation.
+    public static let maxListedCitations = 1_000
 
     /// The `complete` event's metadata: what the research did, what it cost, and how its citations checked out.
     func metadata(finish: FinishReason, now: Duration) -> [String: JSONValue] {
@@ -27,7 +30,10 @@ extension ResearchMachine {
         if let reasoning = self.usage.reasoningTokens { usage["reasoning_tokens"] = .number(Double(reasoning)) }
         metadata["usage"] = .object(usage)
         let checks = citations.checks
-        metadata["citations"] = .array(checks.map(\.json))
+        let listed = checks.prefix(Self.maxListedCitations)
+        metadata["citations"] = .array(listed.map(\.json))
+        metadata["citations_total"] = .number(Double(checks.count))
+        metadata["citations_omitted"] = .number(Double(checks.count - listed.count))
         metadata["citations_supported"] = .number(Double(checks.filter(\.supported).count))
         metadata["citations_unsupported"] = .number(Double(checks.filter { !$0.supported }.count))
         metadata["citations_dropped"] = .number(Double(citations.dropped.count))

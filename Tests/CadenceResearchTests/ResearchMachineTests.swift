@@ -85,6 +85,31 @@ import Testing
         #expect(metadata["citations_dropped"] == .number(1))
     }
 
+    @Test("100,000 citations: complete lists the first 1,000 checks, counts them all, and stays under 1 MiB")
+    func manyCitationsAreCountedNotListed() throws {
+        let sentence = "The client resumes an interrupted stream [1]. "
+        let pieces = Array(repeating: String(repeating: sentence, count: 1_000), count: 100)
+        var harness = ResearchMachineHarness(
+            replies: [
+                .plan: [.text([#"{"queries":["resume"]}"#])], .reflect: [.text([#"{"sufficient":true}"#])],
+                .write: [.text(pieces)],
+            ],
+            passages: ["resume": [Self.resume]])
+        harness.run()
+        let completion = try #require(harness.completion)
+        let metadata = completion.metadata
+        #expect(metadata["citations"]?.arrayValue?.count == ResearchMachine.maxListedCitations)
+        #expect(metadata["citations"]?.arrayValue?.first?["ordinal"] == .number(1))
+        #expect(metadata["citations_total"] == .number(100_000))
+        #expect(metadata["citations_omitted"] == .number(99_000))
+        let supported = try #require(metadata["citations_supported"]?.intValue)
+        let unsupported = try #require(metadata["citations_unsupported"]?.intValue)
+        #expect(supported + unsupported == 100_000)
+        #expect(supported == 100_000)
+        let bytes = ResearchEvent(sequence: 1, kind: .complete(completion)).json.jsonText.utf8.count
+        #expect(bytes < 1 << 20, "the complete event is \(bytes) bytes")
+    }
+
     @Test func sourcesReadyComesBeforeTheFirstToken() {
         var harness = ResearchMachineHarness(
             replies: [.plan: [.text([#"{"queries":["resume"]}"#])], .write: [.text(["Text [1]."])]],
