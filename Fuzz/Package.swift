@@ -15,6 +15,7 @@ let targets = [
     "FuzzOllama",
     "FuzzResearchEvents",
     "FuzzMarkdown",
+    "FuzzMarkdownWork",
     "FuzzPacer",
     "FuzzKeys",
 ]

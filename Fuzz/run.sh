@@ -6,8 +6,8 @@
 #   Fuzz/run.sh TARGET --build                      only build
 #
 # TARGET is one of: sse ndjson openai-chat openai-responses anthropic gemini ollama research markdown
-# pacer keys. The build has its own scratch path (Fuzz/.build-fuzz); the corpus, crashes and a log of
-# every run live in Fuzz/.work/TARGET, outside git. Seeds come from ../shared (see seeds.py).
+# markdown-work pacer keys. The build has its own scratch path (Fuzz/.build-fuzz, or SCRATCH); the
+# corpus, crashes and a log of every run live in Fuzz/.work/TARGET, outside git. Seeds: see seeds.py.
 # MAX_LEN (default 1024) bounds the input size; SANITIZE=none leaves AddressSanitizer out (see below).
 # One fuzzer process, under nice: the machine is shared.
 set -euo pipefail
@@ -26,6 +26,7 @@ case $target in
   ollama) product=FuzzOllama ;;
   research) product=FuzzResearchEvents ;;
   markdown) product=FuzzMarkdown ;;
+  markdown-work) product=FuzzMarkdownWork ;;
   pacer) product=FuzzPacer ;;
   keys) product=FuzzKeys ;;
   *) echo "unknown target '$target'" >&2; usage ;;
@@ -43,6 +44,7 @@ case ${SANITIZE:-address} in
   none) sanitizers=fuzzer scratch=.build-fuzz-noasan ;;
   *) echo "SANITIZE must be address or none" >&2; exit 64 ;;
 esac
+scratch=${SCRATCH:-$scratch}
 # A failed build stops here: fuzzing the binary an earlier build left would test old code.
 nice swift build --scratch-path "$scratch" -c release --sanitize=fuzzer -Xswiftc -sanitize="$sanitizers" \
   --product "$product" 2>&1 | { grep -v -E "Cannot export local symbol|distributed-tracing|CMakeLists.txt" >&2 || true; }

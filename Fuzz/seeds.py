@@ -35,6 +35,12 @@ def markdown_examples():
         yield answer.read_bytes()
 
 
+def markdown_units():
+    """Units that the work oracle repeats: unclosed openers, then every markdown example."""
+    yield from (b"a <!-- ", b"a <?", b"a <![CDATA[", b"a <!A", b"a@", b"_www.a", b"[", b"*a", b"`", b"<a ", b">")
+    yield from markdown_examples()
+
+
 def provider_streams():
     for path in sorted((SHARED / "fixtures" / "providers").iterdir()):
         if path.name != "index.json":
@@ -79,6 +85,7 @@ SEEDS = {
     "ollama": provider_streams,
     "research": research_events,
     "markdown": markdown_examples,
+    "markdown-work": markdown_units,
     "pacer": markdown_examples,
     "keys": keys,
 }

@@ -39,7 +39,7 @@ extension BlockParser {
         var pos = node.textStart
         let content = node.content
         while pos < content.count, content[pos] == UInt8(ascii: "["),
-            let definition = LinkSyntax.scanDefinition(content, pos)
+            let definition = LinkSyntax.scanDefinition(content, pos, work: &work)
         {
             if references[definition.label] == nil { references[definition.label] = definition.reference }
             pos = definition.end

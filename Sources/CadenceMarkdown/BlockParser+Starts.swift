@@ -24,8 +24,8 @@ extension BlockParser {
                 if startFence() { return .leaf }
             case UInt8(ascii: "<"):
                 let allowType7 = container.kind != .paragraph && !(!allClosed && !blank && tip.kind == .paragraph)
-                let start = HTMLSyntax.blockStart(line, nextNonspace, allowType7: allowType7)
-                if start != nil || HTMLSyntax.blockStartMayChange(line, nextNonspace, allowType7: allowType7) {
+                let start = HTMLSyntax.blockStart(line, nextNonspace, allowType7: allowType7, work: &work)
+                if start != nil || HTMLSyntax.blockStartMayChange(line, nextNonspace, allowType7: allowType7, work: &work) {
                     lineEndSensitive = true
                 }
                 if let type = start {

@@ -76,10 +76,12 @@ extension InlineParser {
         }
         if peek() == UInt8(ascii: "(") {
             let destStart = LinkSyntax.skipSpacesAndNewline(subject, pos + 1)
-            if let (url, destEnd) = LinkSyntax.scanDestination(subject, destStart) ?? emptyDestination(destStart) {
+            if let (url, destEnd) =
+                LinkSyntax.scanDestination(subject, destStart, work: &work) ?? emptyDestination(destStart)
+            {
                 var i = LinkSyntax.skipSpacesAndNewline(subject, destEnd)
                 var linkTitle: String?
-                if i > destEnd, let (t, titleEnd) = LinkSyntax.scanTitle(subject, i) {
+                if i > destEnd, let (t, titleEnd) = LinkSyntax.scanTitle(subject, i, work: &work) {
                     linkTitle = t
                     i = LinkSyntax.skipSpacesAndNewline(subject, titleEnd)
                 }
@@ -100,12 +102,12 @@ extension InlineParser {
         if !matched {
             let beforeLabel = pos
             var label: ArraySlice<UInt8>?
-            if let end = LinkSyntax.scanLabel(subject, pos), end - pos > 2 {
+            if let end = LinkSyntax.scanLabel(subject, pos, work: &work), end - pos > 2 {
                 label = subject[(pos + 1)..<(end - 1)]
                 pos = end
                 resolvedFully = true
             } else {
-                if let end = LinkSyntax.scanLabel(subject, pos) {  // "[]" collapsed
+                if let end = LinkSyntax.scanLabel(subject, pos, work: &work) {  // "[]" collapsed
                     pos = end
                     resolvedFully = true
                 }

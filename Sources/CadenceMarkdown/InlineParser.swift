@@ -62,6 +62,8 @@ struct InlineParser {
     /// Normalized labels looked up without success: a later definition would change this block.
     var misses: [String] = []
     var failedBacktickLengths: Set<Int> = []
+    /// HTML closers searched for in vain in this subject: each unclosed opener is scanned once.
+    var missingClosers = HTMLSyntax.MissingClosers()
     /// Delimiter runs on the stack that can open.
     var openers = 0
     /// How many delimiters had been pushed when emphasis was last matched early.
@@ -110,6 +112,7 @@ struct InlineParser {
         lastDelimiter = -1
         brackets.removeAll(keepingCapacity: true)
         if !failedBacktickLengths.isEmpty { failedBacktickLengths.removeAll(keepingCapacity: true) }
+        missingClosers = HTMLSyntax.MissingClosers()
         openCodeNode = -1
         var heldBack = false
         if closesOpenConstructs { lastCloseParen = subject.lastIndex(of: UInt8(ascii: ")")) ?? -1 }
@@ -275,9 +278,9 @@ struct InlineParser {
         }
     }
 
-    private func emitText(_ bytes: ArraySlice<UInt8>, into out: inout [Inline], linkify: Bool) {
+    private mutating func emitText(_ bytes: ArraySlice<UInt8>, into out: inout [Inline], linkify: Bool) {
         if linkify {
-            InlineAutolinks.linkify(bytes, into: &out)
+            InlineAutolinks.linkify(bytes, into: &out, work: &work)
         } else {
             out.append(.text(ByteClass.string(bytes)))
         }
@@ -447,13 +450,13 @@ struct InlineParser {
     }
 
     mutating func parseAngle() {
-        if let (url, end, isEmail) = Self.scanAutolink(subject, pos) {
+        if let (url, end, isEmail) = Self.scanAutolink(subject, pos, work: &work) {
             let link = append(.link)
             setExtra(link, Extra(destination: TextEscapes.normalizeURL(Array(((isEmail ? "mailto:" : "") + url).utf8))))
             let text = newNode(.text, Array(url.utf8))
             appendChild(link, text)
             pos = end
-        } else if let end = HTMLSyntax.scanTag(subject, pos) {
+        } else if let end = HTMLSyntax.scanTag(subject, pos, missing: &missingClosers, work: &work) {
             appendText(pos, end, kind: .html)
             pos = end
         } else {
@@ -469,9 +472,11 @@ struct InlineParser {
         }
     }
 
-    /// `<scheme:…>` or `<user@host>` at `pos`.
-    static func scanAutolink(_ b: [UInt8], _ pos: Int) -> (url: String, end: Int, isEmail: Bool)? {
+    /// `<scheme:…>` or `<user@host>` at `pos`; adds the bytes it looks at to `work`.
+    static func scanAutolink(_ b: [UInt8], _ pos: Int, work: inout Int) -> (url: String, end: Int, isEmail: Bool)? {
         var i = pos + 1
+        var urlEnd = i
+        defer { work += max(i, urlEnd) - pos }
         guard i < b.count else { return nil }
         if ByteClass.isLetter(b[i]) {
             var j = i + 1
@@ -481,9 +486,11 @@ struct InlineParser {
             {
                 j += 1
             }
+            urlEnd = j
             if j < b.count, b[j] == UInt8(ascii: ":"), (2...32).contains(j - i) {
                 j += 1
                 while j < b.count, b[j] > 0x20, b[j] != UInt8(ascii: "<"), b[j] != UInt8(ascii: ">") { j += 1 }
+                urlEnd = j
                 if j < b.count, b[j] == UInt8(ascii: ">") {
                     return (ByteClass.string(b[(pos + 1)..<j]), j + 1, false)
                 }

@@ -6,10 +6,12 @@ struct LinkReference: Sendable, Hashable {
 
 /// Scanners for link labels, destinations and titles, shared by inline links and reference definitions.
 enum LinkSyntax {
-    /// The end (after `]`) of a link label starting at `pos` (a `[`), or `nil`.
-    static func scanLabel(_ b: [UInt8], _ pos: Int) -> Int? {
+    /// The end (after `]`) of a link label starting at `pos` (a `[`), or `nil`. Adds the bytes it
+    /// looks at to `work`, as the scans below do.
+    static func scanLabel(_ b: [UInt8], _ pos: Int, work: inout Int) -> Int? {
         guard pos < b.count, b[pos] == UInt8(ascii: "[") else { return nil }
         var i = pos + 1
+        defer { work += i - pos }
         while i < b.count {
             let c = b[i]
             if c == UInt8(ascii: "\\") {
@@ -38,10 +40,11 @@ enum LinkSyntax {
     }
 
     /// A link destination at `pos`: the normalized URL and the end, or `nil`.
-    static func scanDestination(_ b: [UInt8], _ pos: Int) -> (url: String, end: Int)? {
+    static func scanDestination(_ b: [UInt8], _ pos: Int, work: inout Int) -> (url: String, end: Int)? {
         guard pos <= b.count else { return nil }
         if pos < b.count, b[pos] == UInt8(ascii: "<") {
             var i = pos + 1
+            defer { work += i - pos }
             while i < b.count {
                 let c = b[i]
                 if c == UInt8(ascii: ">") {
@@ -57,6 +60,7 @@ enum LinkSyntax {
             return nil
         }
         var i = pos
+        defer { work += i - pos }
         var parens = 0
         while i < b.count {
             let c = b[i]
@@ -82,7 +86,7 @@ enum LinkSyntax {
     }
 
     /// A link title at `pos`: the unescaped title and the end, or `nil`.
-    static func scanTitle(_ b: [UInt8], _ pos: Int) -> (title: String, end: Int)? {
+    static func scanTitle(_ b: [UInt8], _ pos: Int, work: inout Int) -> (title: String, end: Int)? {
         guard pos < b.count else { return nil }
         let open = b[pos]
         let close: UInt8
@@ -93,6 +97,7 @@ enum LinkSyntax {
         default: return nil
         }
         var i = pos + 1
+        defer { work += i - pos }
         while i < b.count {
             let c = b[i]
             if c == UInt8(ascii: "\\"), i + 1 < b.count, ByteClass.isASCIIPunctuation(b[i + 1]) {
@@ -110,17 +115,19 @@ enum LinkSyntax {
 
     /// Parses one link reference definition at the start of `b[pos...]`.
     /// Returns the normalized label, the reference and the end, or `nil`.
-    static func scanDefinition(_ b: [UInt8], _ pos: Int) -> (label: String, reference: LinkReference, end: Int)? {
-        guard let labelEnd = scanLabel(b, pos) else { return nil }
+    static func scanDefinition(
+        _ b: [UInt8], _ pos: Int, work: inout Int
+    ) -> (label: String, reference: LinkReference, end: Int)? {
+        guard let labelEnd = scanLabel(b, pos, work: &work) else { return nil }
         let label = TextEscapes.normalizeLabel(b[(pos + 1)..<(labelEnd - 1)])
         guard !label.isEmpty, labelEnd < b.count, b[labelEnd] == UInt8(ascii: ":") else { return nil }
         let destStart = skipSpacesAndNewline(b, labelEnd + 1)
-        guard let (url, destEnd) = scanDestination(b, destStart) else { return nil }
+        guard let (url, destEnd) = scanDestination(b, destStart, work: &work) else { return nil }
         // An empty destination is only allowed as <>.
         if destEnd == destStart { return nil }
         let beforeTitle = destEnd
         let titleStart = skipSpacesAndNewline(b, beforeTitle)
-        if titleStart > beforeTitle, let (title, titleEnd) = scanTitle(b, titleStart),
+        if titleStart > beforeTitle, let (title, titleEnd) = scanTitle(b, titleStart, work: &work),
             let end = lineEnd(b, titleEnd)
         {
             return (label, LinkReference(destination: url, title: title), end)

@@ -52,7 +52,7 @@ public struct MarkdownDocument: Sendable {
 
     /// The parsing work done so far, in steps (see `WorkCounter`): tests check that it stays
     /// proportional to the input, whatever its nesting.
-    var work: Int { storage.parser.work + storage.inlineWork.steps }
+    package var work: Int { storage.parser.work + storage.inlineWork.steps }
 
     /// Feeds streamed text; any chunking of the same text gives the same result.
     public mutating func append(_ text: some StringProtocol) {

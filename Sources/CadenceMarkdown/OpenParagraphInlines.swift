@@ -91,7 +91,7 @@ struct OpenParagraphInlines {
             work += parser!.work
             parser!.work = 0
         } else {
-            Self.append(Self.linkified(trimmed, options), to: &result)
+            Self.append(Self.linkified(trimmed, options, work: &work), to: &result)
             safePoint = Self.plainSafePoint(trimmed, from: 1)
         }
         if safePoint > 0 {
@@ -103,7 +103,7 @@ struct OpenParagraphInlines {
                 work += parser!.work
                 parser!.work = 0
             } else {
-                final = Self.linkified(rest[..<safePoint], options)
+                final = Self.linkified(rest[..<safePoint], options, work: &work)
             }
             advanceFinalPart(over: final, bytes: safePoint)
             trimmed = trimmed[(trimmed.startIndex + safePoint)...]
@@ -179,7 +179,7 @@ struct OpenParagraphInlines {
             }
             run += added
             work += run.count
-            let linked = InlineAutolinks.linkify(run)
+            let linked = InlineAutolinks.linkify(run, work: &work)
             guard linked.count == 1, case .text? = linked.first else { return .notApplicable }
         }
         // A stable point can only be among the new bytes: the rest had none.
@@ -224,7 +224,7 @@ struct OpenParagraphInlines {
                 var final: [UInt8] = []
                 text.copyBytes(from: start, into: &final)
                 final.removeLast(final.count - safePoint)
-                advanceFinalPart(over: Self.linkified(final[...], options), bytes: safePoint)
+                advanceFinalPart(over: Self.linkified(final[...], options, work: &work), bytes: safePoint)
             } else {
                 // Plain bytes without a link: one more text run, all final.
                 finalTextBytes += safePoint
@@ -348,9 +348,12 @@ struct OpenParagraphInlines {
     }
 
     /// Text without markup as inlines: one text, or texts and GFM autolinks.
-    static func linkified(_ bytes: ArraySlice<UInt8>, _ options: MarkdownOptions) -> [Inline] {
+    static func linkified(_ bytes: ArraySlice<UInt8>, _ options: MarkdownOptions, work: inout Int) -> [Inline] {
         if bytes.isEmpty { return [] }
-        return options.autolinks ? InlineAutolinks.linkify(Array(bytes)) : [.text(ByteClass.string(bytes))]
+        guard options.autolinks else { return [.text(ByteClass.string(bytes))] }
+        var out: [Inline] = []
+        InlineAutolinks.linkify(bytes, into: &out, work: &work)
+        return out
     }
 
     /// Where the inline parser puts the stable point of text without markup: at the last byte

@@ -1,0 +1,65 @@
+import CadenceMarkdown
+
+/// Markdown parsing does work linear in its input, whatever the input repeats.
+///
+/// The payload is cut into a prefix, a unit and a suffix: the split seed's low four bits give the
+/// prefix's length, its high four bits the suffix's (each at most what is left). The text is the
+/// prefix, the unit repeated, then the suffix, parsed once with `k` repetitions and once with `2k`
+/// (`k` at least 32, and enough for about 4 KB). The work is the parser's own count of the steps it
+/// took and the bytes its scanners looked at (`MarkdownDocument.work`), not a time: at twice the
+/// size it may be at most ``maximumRatio`` times as much. Linear work gives a ratio under 2, and one
+/// scan to the end of the text per repetition (an unclosed `<!--` repeated) gives nearly 4.
+///
+/// The options byte chooses the syntax (as ``MarkdownIncrementalOracle`` does) and, in its high
+/// bit, whether the text is appended whole or in 64-byte chunks (the incremental path, without tail
+/// reads: a read re-parses the open paragraph after its last stable point, see `MarkdownDocument.tail`).
+public enum MarkdownWorkOracle: FuzzOracle {
+    public static let target = "markdown-work"
+
+    /// The most the work may grow when the input doubles.
+    public static let maximumRatio = 2.5
+
+    public static func check(_ data: [UInt8]) throws(OracleViolation) {
+        let input = FuzzInput(data)
+        let payload = input.payload[...]
+        let prefix = payload.prefix(Int(input.splitSeed & 0x0F))
+        let rest = payload.dropFirst(prefix.count)
+        let suffix = rest.suffix(Int(input.splitSeed >> 4))
+        let unit = rest.dropLast(suffix.count)
+        guard !unit.isEmpty else { return }
+        let syntaxes = MarkdownIncrementalOracle.syntaxes
+        let options = syntaxes[Int(input.options & 0x7F) % syntaxes.count]
+        let chunked = input.options & 0x80 != 0
+        let repetitions = max(32, 4096 / unit.count)
+        func text(_ count: Int) -> [UInt8] { Array(prefix) + repeatElement(unit, count: count).joined() + suffix }
+        let single = work(text(repetitions), options, chunked)
+        let double = work(text(2 * repetitions), options, chunked)
+        guard Double(double) <= maximumRatio * Double(single) else {
+            throw OracleViolation(
+                "the parsing work grew faster than the input",
+                "\(single) steps for \(repetitions) repetitions, \(double) for \(2 * repetitions)")
+        }
+    }
+
+    /// The parser's work on `bytes` (invalid UTF-8 replaced), appended whole or in chunks of about
+    /// 64 bytes cut between scalars, then finished.
+    static func work(_ bytes: [UInt8], _ options: MarkdownOptions, _ chunked: Bool) -> Int {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var document = MarkdownDocument(options: options)
+        if chunked {
+            var chunk = ""
+            for scalar in text.unicodeScalars {
+                chunk.unicodeScalars.append(scalar)
+                if chunk.utf8.count >= 64 {
+                    document.append(chunk)
+                    chunk = ""
+                }
+            }
+            document.append(chunk)
+        } else {
+            document.append(text)
+        }
+        _ = document.finish()
+        return document.work
+    }
+}

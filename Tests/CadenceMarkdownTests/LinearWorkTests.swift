@@ -1,0 +1,67 @@
+import Testing
+
+@testable import CadenceMarkdown
+
+/// Openers that never close, repeated: each used to be searched for its closer to the end of the
+/// paragraph, once per opener, which is quadratic (an answer of 40 KB of `a <!-- ` froze the
+/// full-screen chat for 87 s). The work is counted (`MarkdownDocument.work`, which counts the bytes
+/// the scanners look at), not timed: at twice the size it stays under 2.5 times as much, as the
+/// `markdown-work` fuzz target checks for any repeated unit (`MarkdownWorkOracle`).
+@Suite struct LinearWorkTests {
+    static let units = [
+        // An HTML comment, processing instruction, CDATA section and declaration, never closed.
+        "a <!-- ", "a <?", "a <![CDATA[", "a <!A",
+        // GFM autolinks: an email scanned to the end of the run per `@`, a `www.` domain per `_www.`.
+        "a@", "_www.a",
+    ]
+
+    static func work(_ text: String) -> Int {
+        var document = MarkdownDocument()
+        document.append(text)
+        _ = document.finish()
+        return document.work
+    }
+
+    @Test(arguments: units)
+    func workGrowsLinearly(_ unit: String) {
+        let size = 20_000
+        let single = Self.work(String(repeating: unit, count: size / unit.utf8.count))
+        let double = Self.work(String(repeating: unit, count: 2 * size / unit.utf8.count))
+        #expect(single <= 12 * size, "work per byte \(Double(single) / Double(size))")
+        #expect(Double(double) / Double(single) <= 2.5, "work \(single), then \(double) for twice the input")
+    }
+
+    /// The memo of missing closers holds for one parse only: streamed, the same text parses as it
+    /// does whole, whatever the chunks, with the tail read after each chunk equal to a rebuild, and a
+    /// closer that arrives last still closes the opener.
+    @Test(arguments: units)
+    func streamingEqualsTheWholeParse(_ unit: String) {
+        let repeated = String(repeating: unit, count: 300 / unit.utf8.count)
+        for text in [repeated, repeated + " -->?>]]>>", repeated + "\n\nb " + repeated] {
+            let expected = MarkdownParser().parse(text)
+            for size in [1, 3, 7, 64] {
+                var document = MarkdownDocument()
+                var chunk = ""
+                for character in text {
+                    chunk.append(character)
+                    guard chunk.utf8.count >= size else { continue }
+                    document.append(chunk)
+                    chunk = ""
+                    #expect(document.tail == document.freshTail(), "chunks of \(size)")
+                }
+                document.append(chunk)
+                #expect(document.finish() == expected, "chunks of \(size)")
+            }
+        }
+    }
+
+    @Test func aLateCloserStillCloses() {
+        let text = String(repeating: "a <!-- ", count: 50) + "-->"
+        guard case .paragraph(let inlines)? = MarkdownParser().parse(text).blocks.first else {
+            Issue.record("not a paragraph")
+            return
+        }
+        // The first opener takes everything up to the closer, as CommonMark says.
+        #expect(inlines.contains(.html(String(text.dropFirst(2)))))
+    }
+}
