@@ -5,8 +5,8 @@
 #   Fuzz/run.sh TARGET --runs N [libFuzzer flags…]  run N inputs
 #   Fuzz/run.sh TARGET --build                      only build
 #
-# TARGET is one of: sse ndjson openai-chat openai-responses anthropic gemini ollama research markdown
-# pacer keys. The build has its own scratch path (Fuzz/.build-fuzz); the corpus, crashes and a log of
+# TARGET is one of: sse ndjson openai-chat openai-responses anthropic gemini ollama research
+# research-reply markdown pacer keys. The build has its own scratch path (Fuzz/.build-fuzz); the corpus, crashes and a log of
 # every run live in Fuzz/.work/TARGET, outside git. Seeds come from ../shared (see seeds.py).
 # MAX_LEN (default 1024) bounds the input size; SANITIZE=none leaves AddressSanitizer out (see below).
 # One fuzzer process, under nice: the machine is shared.
@@ -25,6 +25,7 @@ case $target in
   gemini) product=FuzzGemini ;;
   ollama) product=FuzzOllama ;;
   research) product=FuzzResearchEvents ;;
+  research-reply) product=FuzzResearchReplies ;;
   markdown) product=FuzzMarkdown ;;
   pacer) product=FuzzPacer ;;
   keys) product=FuzzKeys ;;
