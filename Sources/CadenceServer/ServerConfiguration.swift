@@ -34,6 +34,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// first byte of its next request; one that takes longer (trickling header bytes) is closed. Idle
     /// keep-alive connections between requests, request bodies and streaming responses are not timed.
     public var requestReadTimeout: Duration
+    /// The longest one answer may take, whatever its engine; past it, the answer ends with an `error`
+    /// event whose code is `budget_exceeded`, after the text so far (`AnswerEngine.timeBudgeted(_:clock:)`).
+    /// `nil` for no limit.
+    public var maxAnswerTime: Duration? = .seconds(600)
 
     public init(
         host: String = "127.0.0.1",
