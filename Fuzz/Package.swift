@@ -14,6 +14,7 @@ let targets = [
     "FuzzGemini",
     "FuzzOllama",
     "FuzzResearchEvents",
+    "FuzzResearchReplies",
     "FuzzMarkdown",
     "FuzzMarkdownWork",
     "FuzzPacer",

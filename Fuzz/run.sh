@@ -5,9 +5,9 @@
 #   Fuzz/run.sh TARGET --runs N [libFuzzer flags…]  run N inputs
 #   Fuzz/run.sh TARGET --build                      only build
 #
-# TARGET is one of: sse ndjson openai-chat openai-responses anthropic gemini ollama research markdown
-# markdown-work pacer keys. The build has its own scratch path (Fuzz/.build-fuzz, or SCRATCH); the
-# corpus, crashes and a log of every run live in Fuzz/.work/TARGET, outside git. Seeds: see seeds.py.
+# TARGET is one of: sse ndjson openai-chat openai-responses anthropic gemini ollama research
+# research-reply markdown markdown-work pacer keys. The build has its own scratch path (Fuzz/.build-fuzz, or
+# SCRATCH); the corpus, crashes and a log of every run live in Fuzz/.work/TARGET, outside git. Seeds: see seeds.py.
 # MAX_LEN (default 1024) bounds the input size; SANITIZE=none leaves AddressSanitizer out (see below).
 # One fuzzer process, under nice: the machine is shared.
 set -euo pipefail
@@ -25,6 +25,7 @@ case $target in
   gemini) product=FuzzGemini ;;
   ollama) product=FuzzOllama ;;
   research) product=FuzzResearchEvents ;;
+  research-reply) product=FuzzResearchReplies ;;
   markdown) product=FuzzMarkdown ;;
   markdown-work) product=FuzzMarkdownWork ;;
   pacer) product=FuzzPacer ;;

@@ -75,6 +75,15 @@ def keys():
     yield f"{esc}[200~pasted\r\nline {esc}[A{esc}[201~{esc}[<64;10;5M{esc}[<0;1;1m{esc}".encode()
 
 
+def research_replies():
+    yield b'{"queries": ["resume interrupted stream", "Last-Event-ID"]}'
+    yield b'{"sufficient": false, "missing": "retry delays", "queries": [{"query": "backoff"}]}'
+    yield b'Sure! Here is the plan:\n```json\n{"queries": ["bm25 \\"ranking\\"", "caf\\u00e9"]}\n```'
+    yield b'{not json} then {"queries": ["a"]} and {"b": 1}'
+    yield b'{"queries":"' + b"}" * 200
+    yield b"{" * 100 + b"}" * 50
+
+
 SEEDS = {
     "sse": sse_cases,
     "ndjson": provider_streams,
@@ -84,6 +93,7 @@ SEEDS = {
     "gemini": provider_streams,
     "ollama": provider_streams,
     "research": research_events,
+    "research-reply": research_replies,
     "markdown": markdown_examples,
     "markdown-work": markdown_units,
     "pacer": markdown_examples,

@@ -55,6 +55,15 @@ public struct ModelResearchEngine: AnswerEngine {
         return engine
     }
 
+    /// This engine with its answers' time budget (``ResearchConfiguration/maxAnswerTime``) cut to
+    /// `limit` if that is shorter: the research machine decides, on the clock the engine was made
+    /// with (`clock` is not used), and names the stage the answer was in when its time ran out.
+    public func timeBudgeted(_ limit: Duration, clock: any Clock<Duration>) -> any AnswerEngine {
+        var engine = self
+        engine.configuration.maxAnswerTime = min(configuration.maxAnswerTime, limit)
+        return engine
+    }
+
     /// The passages for one query, best first.
     func search(_ query: String) -> [RetrievedPassage] {
         corpus.search(query, limit: configuration.passagesPerQuery).map(RetrievedPassage.init)
@@ -93,6 +102,8 @@ enum ResearchDriver {
             var pending = actions
             var index = 0
             while index < pending.count {
+                // A cancelled answer stops between steps: nothing it would still do reaches anyone.
+                if Task.isCancelled { return false }
                 let action = pending[index]
                 index += 1
                 switch action {
@@ -107,7 +118,11 @@ enum ResearchDriver {
                     callAwaitingFirstToken = now()
                     loop.start { startCall(call, client: engine.client, deliver: $0) }
                 case .search(let queries):
-                    let results = queries.map(engine.search)
+                    var results: [[RetrievedPassage]] = []
+                    for query in queries {
+                        if Task.isCancelled { return false }
+                        results.append(engine.search(query))
+                    }
                     pending += machine.searchCompleted(results, now: now())
                 }
             }

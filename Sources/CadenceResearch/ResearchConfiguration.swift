@@ -3,7 +3,8 @@ public import CadenceCore
 /// The limits of one model-driven research answer, read by ``ResearchMachine``.
 ///
 /// ```swift
-/// var configuration = ResearchConfiguration()   // 3 rounds, 4 queries, 6 sources, 60 s model idle timeout
+/// var configuration = ResearchConfiguration()   // 3 rounds, 4 queries, 6 sources, 60 s model idle timeout,
+///                                               // 10 min and 200,000 tokens per answer
 /// configuration.maxRounds = 2
 /// configuration.modelIdleTimeout = .seconds(30)
 /// ```
@@ -26,6 +27,12 @@ public struct ResearchConfiguration: Sendable, Hashable {
     /// connections). Only `ReliabilityConfiguration/maxAttempts`, the backoff and the `Retry-After`
     /// cap are read; the answer-stream timeouts do not apply here.
     public var retry: ReliabilityConfiguration
+    /// The longest an answer may take, from its start; past it, the answer ends with an `error` event
+    /// whose code is `budget_exceeded`, after the text so far.
+    public var maxAnswerTime: Duration
+    /// The most model tokens (input plus output, summed over the answer's calls, as the model reports
+    /// them) an answer may use; past it, the answer ends with `budget_exceeded` as for time.
+    public var maxAnswerTokens: Int
     /// The share of a cited sentence's content words that its source must contain for the citation
     /// to count as supported.
     public var supportThreshold: Double
@@ -39,7 +46,9 @@ public struct ResearchConfiguration: Sendable, Hashable {
         passageCharacters: Int = 1_500,
         modelIdleTimeout: Duration = .seconds(60),
         retry: ReliabilityConfiguration = ReliabilityConfiguration(maxAttempts: 3),
-        supportThreshold: Double = CitationSupport.defaultThreshold
+        supportThreshold: Double = CitationSupport.defaultThreshold,
+        maxAnswerTime: Duration = .seconds(600),
+        maxAnswerTokens: Int = 200_000
     ) {
         self.maxRounds = max(1, maxRounds)
         self.maxQueries = max(1, maxQueries)
@@ -50,5 +59,7 @@ public struct ResearchConfiguration: Sendable, Hashable {
         self.modelIdleTimeout = modelIdleTimeout
         self.retry = retry
         self.supportThreshold = supportThreshold
+        self.maxAnswerTime = maxAnswerTime
+        self.maxAnswerTokens = maxAnswerTokens
     }
 }

@@ -29,6 +29,12 @@ extension ResearchMachine {
         ]
         if let reasoning = self.usage.reasoningTokens { usage["reasoning_tokens"] = .number(Double(reasoning)) }
         metadata["usage"] = .object(usage)
+        metadata["budget"] = .object([
+            "time_ms": .number(Self.milliseconds(now)),
+            "time_limit_ms": .number(Self.milliseconds(configuration.maxAnswerTime)),
+            "tokens": .number(Double(tokensUsed)),
+            "token_limit": .number(Double(configuration.maxAnswerTokens)),
+        ])
         let checks = citations.checks
         let listed = checks.prefix(Self.maxListedCitations)
         metadata["citations"] = .array(listed.map(\.json))

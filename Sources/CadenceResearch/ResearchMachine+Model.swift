@@ -1,12 +1,15 @@
 public import CadenceCore
 
 extension ResearchMachine {
-    /// The most reply characters kept from a plan or reflection call.
-    static let maxReplyCharacters = 64 << 10
+    /// The most reply bytes (UTF-8) kept from a plan or reflection call; a delta is cut to the room
+    /// left before it is appended, so one huge delta cannot pass the cap.
+    static let maxReplyBytes = 64 << 10
 
     /// One event of the current model call.
     public mutating func modelEvent(_ event: ModelEvent, now: Duration) -> [Action] {
         guard case .calling(var call) = state else { return [] }
+        // The state lets go of the call while it changes, so appending to its reply does not copy it.
+        state = .idle
         call.lastActivityAt = now
         var actions: [Action] = []
         switch event {
@@ -17,11 +20,17 @@ extension ResearchMachine {
                     call.sentText = true
                     actions.append(.emit(.token(text)))
                 }
-            } else if call.reply.utf8.count < Self.maxReplyCharacters {
-                call.reply += delta
+            } else {
+                let room = delta.prefix(utf8Bytes: Self.maxReplyBytes - call.reply.utf8.count)
+                if !room.isEmpty { call.reply += room }
             }
         case .usage(let usage):
             call.usage = usage
+            let used = tokensUsed + usage.inputTokens + usage.outputTokens
+            if used > configuration.maxAnswerTokens {
+                state = .calling(call)
+                return actions + overBudget(tokens: used, during: call.model.purpose.stage)
+            }
         case .finish(let reason, 0):
             call.finish = reason
         case .error(let error):
@@ -66,8 +75,11 @@ extension ResearchMachine {
             retryable: failure.retryable, retryAfter: failure.retryAfter, now: now)
     }
 
-    /// A retry wait ended, or the model call was silent for too long.
+    /// A retry wait ended, the model call was silent for too long, or the answer's time budget ran out.
     public mutating func deadlinePassed(now: Duration) -> [Action] {
+        if now >= configuration.maxAnswerTime, !isFinished {
+            return overBudget(time: now)
+        }
         switch state {
         case .waitingToRetry(var model, let until) where now >= until:
             model.attempt += 1
@@ -111,6 +123,33 @@ extension ResearchMachine {
             usage.totalTokens = (usage.totalTokens ?? 0) + (used.totalTokens ?? used.inputTokens + used.outputTokens)
         }
         stageTimes[call.model.purpose.timingKey, default: .zero] += now - call.startedAt
+    }
+
+    /// Model tokens used by the finished calls, input plus output: what the token budget counts.
+    var tokensUsed: Int { usage.inputTokens + usage.outputTokens }
+
+    /// Ends the answer because it used up its time budget, keeping the text so far.
+    mutating func overBudget(time now: Duration) -> [Action] {
+        let stage =
+            switch state {
+            case .calling(let call): call.model.purpose.stage
+            case .waitingToRetry(let model, _): "the wait before retrying \(model.purpose.stage)"
+            case .searching: "searching"
+            case .idle, .finished: "research"
+            }
+        let open = if case .calling = state { true } else { false }
+        return fail(
+            code: "budget_exceeded",
+            message: "the answer used its whole time budget (\(Self.seconds(configuration.maxAnswerTime)) s) during \(stage); it ends here with the text so far",
+            closing: open)
+    }
+
+    /// Ends the answer because its model calls used more tokens than its budget, keeping the text so far.
+    mutating func overBudget(tokens used: Int, during stage: String) -> [Action] {
+        fail(
+            code: "budget_exceeded",
+            message: "the answer's model calls used \(used) tokens (input plus output), past its budget of \(configuration.maxAnswerTokens), during \(stage); it ends here with the text so far",
+            closing: true)
     }
 
     static func seconds(_ duration: Duration) -> String {

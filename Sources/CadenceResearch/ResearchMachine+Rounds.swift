@@ -4,12 +4,13 @@ extension ResearchMachine {
     /// The plan call ended: read its queries (or fall back to the question) and run round 1.
     mutating func planned(_ reply: String, now: Duration) -> [Action] {
         let limit = configuration.maxQueries
-        var queries = ResearchPrompts.jsonObject(in: reply).map { ResearchPrompts.queries(in: $0, limit: limit) } ?? []
+        let object = ResearchPrompts.jsonObject(in: reply)
+        var queries = object.map { ResearchPrompts.queries(in: $0, limit: limit) } ?? []
         let message: String
         if queries.isEmpty {
             queries = [question]
             message =
-                ResearchPrompts.jsonObject(in: reply) == nil
+                object == nil
                 ? "The model's plan was not a JSON object; searching for the question itself"
                 : "The model planned no searches; searching for the question itself"
         } else {

@@ -138,12 +138,15 @@ public struct ResearchMachine: Sendable {
     }
 
     /// When the driver must call ``deadlinePassed(now:)`` if nothing else happens first: the model
-    /// call's idle deadline, or the end of a retry wait.
+    /// call's idle deadline, the end of a retry wait, or the end of the answer's time budget
+    /// (``ResearchConfiguration/maxAnswerTime``), whichever comes first.
     public var nextDeadline: Duration? {
+        let budget = configuration.maxAnswerTime
         switch state {
-        case .calling(let call): call.lastActivityAt + configuration.modelIdleTimeout
-        case .waitingToRetry(_, let until): until
-        case .idle, .searching, .finished: nil
+        case .calling(let call): return min(call.lastActivityAt + configuration.modelIdleTimeout, budget)
+        case .waitingToRetry(_, let until): return min(until, budget)
+        case .searching: return budget
+        case .idle, .finished: return nil
         }
     }
 

@@ -89,19 +89,10 @@ enum ResearchPrompts {
 
     // MARK: Reading replies
 
-    /// The first JSON object in a model's reply, or `nil`.
+    /// The first JSON object in a model's reply, or `nil`: one linear pass (`EmbeddedJSONObject`),
+    /// which gives up when the answer's task is cancelled.
     static func jsonObject(in reply: String) -> [String: JSONValue]? {
-        var searchStart = reply.startIndex
-        while let open = reply[searchStart...].firstIndex(of: "{") {
-            // Try the longest candidate first: from this "{" to each "}" from the end backwards.
-            var close = reply.endIndex
-            while let end = reply[open..<close].lastIndex(of: "}") {
-                if let object = try? JSONValue(parsing: String(reply[open...end])).objectValue { return object }
-                close = end
-            }
-            searchStart = reply.index(after: open)
-        }
-        return nil
+        EmbeddedJSONObject(in: reply).object
     }
 
     /// The queries of a plan or reflection reply: trimmed, non-empty, without repeats (ignoring
@@ -122,6 +113,16 @@ enum ResearchPrompts {
 }
 
 extension String {
+    /// The longest start of the string, cut between Unicode scalars, that takes at most `limit`
+    /// bytes of UTF-8.
+    func prefix(utf8Bytes limit: Int) -> Substring {
+        guard limit > 0 else { return self[startIndex..<startIndex] }
+        guard utf8.count > limit else { return self[...] }
+        var end = utf8.index(startIndex, offsetBy: limit)
+        while end > startIndex, end.samePosition(in: unicodeScalars) == nil { end = utf8.index(before: end) }
+        return self[..<end]
+    }
+
     /// The string without leading and trailing whitespace and newlines.
     var trimmingWhitespace: String {
         let scalars = unicodeScalars

@@ -94,6 +94,8 @@ public struct ReferenceServer: Sendable {
     /// migrated and listening before the server accepts connections).
     func makeRegistry(metrics: ServerMetrics) async throws -> any AnswerRegistry {
         let admission = AnswerAdmission(limit: configuration.maxAnswers)
+        var engine = self.engine
+        if let limit = configuration.maxAnswerTime { engine = engine.timeBudgeted(limit, clock: clock) }
         guard let postgres = configuration.postgres else {
             return MemoryAnswerRegistry(
                 engine: engine.observed(by: metrics), clock: clock, limits: configuration.replay, admission: admission, metrics: metrics)

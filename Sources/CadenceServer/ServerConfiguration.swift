@@ -44,6 +44,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// bind), where any other gets 421. On a bind other than loopback, `Host` is checked only when
     /// this names at least one.
     public var publicHosts: [String] = []
+    /// The longest one answer may take, whatever its engine; past it, the answer ends with an `error`
+    /// event whose code is `budget_exceeded`, after the text so far (`AnswerEngine.timeBudgeted(_:clock:)`).
+    /// `nil` for no limit.
+    public var maxAnswerTime: Duration? = .seconds(600)
 
     public init(
         host: String = "127.0.0.1",

@@ -26,7 +26,9 @@ struct KeepAliveTests {
     @Test("a quiet stream gets ': keepalive' every interval, and only while quiet")
     func keepAliveWhileQuiet() async throws {
         let clock = ManualClock()
-        let server = try await ReferenceServer(engine: SlowEngine(), clock: clock).start()
+        var configuration = ServerConfiguration()
+        configuration.maxAnswerTime = nil  // the keep-alive's is then the only sleep on the clock
+        let server = try await ReferenceServer(engine: SlowEngine(), configuration: configuration, clock: clock).start()
         defer { Task { await server.shutdown() } }
         var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")
         request.method = .POST

@@ -73,6 +73,7 @@ struct TransportSSETests {
         let clock = ManualClock()
         var configuration = ServerConfiguration()
         configuration.replay = ReplayLimits(retention: .seconds(300))
+        configuration.maxAnswerTime = nil  // the retention's is then the only sleep on the clock
         let running = try await ReferenceServer(engine: instantEngine, configuration: configuration, clock: clock).start()
         defer { Task { await running.shutdown() } }
         let transport = SSETransport(baseURL: running.baseURL)

@@ -17,12 +17,13 @@ struct Received: Sendable {
         }
     }
     var clientError: CadenceClientError? { error as? CadenceClientError }
-    /// The sequenced events with the timings in `complete`'s metadata removed, to compare two runs.
+    /// The sequenced events with the timings in `complete`'s metadata (its `budget` included)
+    /// removed, to compare two runs.
     var comparableEvents: [ResearchEvent] {
         events.compactMap { event in
             guard event.sequence != nil else { return nil }
             guard case .complete(var completion) = event.kind else { return event }
-            completion.metadata = completion.metadata.filter { !$0.key.hasSuffix("_ms") }
+            completion.metadata = completion.metadata.filter { !$0.key.hasSuffix("_ms") && $0.key != "budget" }
             return ResearchEvent(sequence: event.sequence, kind: .complete(completion))
         }
     }

@@ -59,6 +59,7 @@ struct TransportWebSocketTests {
         let clock = ManualClock()
         var configuration = ServerConfiguration()
         configuration.keepAliveInterval = .seconds(15)
+        configuration.maxAnswerTime = nil  // the keep-alive's is then the only sleep on the clock
         let running = try await ReferenceServer(engine: engine, configuration: configuration, clock: clock).start()
         defer { Task { await running.shutdown() } }
         engine.push(.token("quiet"))

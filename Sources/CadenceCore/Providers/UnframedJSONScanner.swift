@@ -25,9 +25,7 @@ struct UnframedJSONScanner: Sendable {
     let maxValueBytes: Int
     private var line = Line.start
     private var value: [UInt8] = []
-    private var depth = 0
-    private var inString = false
-    private var escaped = false
+    private var nesting = JSONNesting()
 
     init(maxValueBytes: Int) {
         self.maxValueBytes = maxValueBytes
@@ -40,7 +38,7 @@ struct UnframedJSONScanner: Sendable {
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                 if case .value = line {
                     value.append(UInt8(ascii: "\n"))
-                    if depth <= 0 || value.count > maxValueBytes { values.append(Value(end: offset + 1, text: take())) }
+                    if nesting.depth <= 0 || value.count > maxValueBytes { values.append(Value(end: offset + 1, text: take())) }
                 }
                 line = value.isEmpty ? .start : .value
                 continue
@@ -59,7 +57,7 @@ struct UnframedJSONScanner: Sendable {
                 break
             }
             value.append(byte)
-            track(byte)
+            nesting.track(byte)
         }
         return values
     }
@@ -70,31 +68,10 @@ struct UnframedJSONScanner: Sendable {
         return value.isEmpty ? nil : take()
     }
 
-    private mutating func track(_ byte: UInt8) {
-        if inString {
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
-            }
-            return
-        }
-        switch byte {
-        case UInt8(ascii: "\""): inString = true
-        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-        default: break
-        }
-    }
-
     private mutating func take() -> String {
         defer {
             value.removeAll(keepingCapacity: false)
-            depth = 0
-            inString = false
-            escaped = false
+            nesting = JSONNesting()
         }
         return String(decoding: value, as: UTF8.self)
     }

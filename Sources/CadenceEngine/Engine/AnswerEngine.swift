@@ -17,10 +17,21 @@ public protocol AnswerEngine: Sendable {
     /// This engine, reporting what it measures about its own work to `observer` (a server hands it
     /// its metrics). An engine with nothing to report returns itself, which is the default.
     func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine
+
+    /// This engine, ending each answer that runs longer than `limit` (measured on `clock`) with an
+    /// `error` event whose code is `budget_exceeded`, after the text so far; a `complete` within the
+    /// limit reports the time used in its `budget` metadata. By default a ``TimeBudgetedEngine``
+    /// wraps the engine; an engine that keeps its own budget (and its own clock) takes the limit
+    /// instead, so it decides, names the stage it was in, and counts the time with the rest.
+    func timeBudgeted(_ limit: Duration, clock: any Clock<Duration>) -> any AnswerEngine
 }
 
 extension AnswerEngine {
     public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine { self }
+
+    public func timeBudgeted(_ limit: Duration, clock: any Clock<Duration>) -> any AnswerEngine {
+        TimeBudgetedEngine(base: self, limit: limit, clock: clock)
+    }
 }
 
 /// What an ``AnswerEngine`` reports about its own work while it answers, for a server's metrics.

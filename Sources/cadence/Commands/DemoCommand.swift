@@ -69,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
         let engine = research.engine(
             corpus: corpus, model: model, corpusTokenDelay: .milliseconds(engineDelayMs),
             corpusStageDelay: .milliseconds(engineDelayMs * 12))
-        let running = try await ReferenceServer(engine: engine).start()
+        let running = try await ReferenceServer(engine: engine, configuration: research.serverConfiguration()).start()
         try await withReleasing(running, release: { await $0.shutdown() }) { running in
             try await show(
                 transport: SSETransport(baseURL: running.baseURL),

@@ -17,8 +17,16 @@ struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "With a model: how long a model call may stay silent before the answer ends with an error (60s, 5m).")
     var modelIdleTimeout: DurationArgument = "60s"
 
+    @Option(name: .long, help: "The longest one answer may take (10m, 90s), with any engine; past it the answer ends with a budget_exceeded error, its text kept.")
+    var maxAnswerTime: DurationArgument = "10m"
+
+    @Option(name: .long, help: "With a model: the most model tokens (input plus output, over all of an answer's calls) one answer may use; past it the answer ends with a budget_exceeded error, its text kept.")
+    var maxAnswerTokens: Int = 200_000
+
     func validate() throws {
         if !modelIdleTimeout.isPositive { throw ValidationError("--model-idle-timeout must be longer than zero") }
+        if !maxAnswerTime.isPositive { throw ValidationError("--max-answer-time must be longer than zero") }
+        if maxAnswerTokens < 1 { throw ValidationError("--max-answer-tokens must be at least 1") }
         if maxRounds < 1 { throw ValidationError("--max-rounds must be at least 1") }
     }
 
@@ -38,7 +46,16 @@ struct ResearchOptions: ParsableArguments {
         var configuration = ResearchConfiguration()
         configuration.maxRounds = maxRounds
         configuration.modelIdleTimeout = modelIdleTimeout.duration
+        configuration.maxAnswerTokens = maxAnswerTokens
+        configuration.maxAnswerTime = maxAnswerTime.duration
         return ModelResearchEngine(corpus: corpus, client: ModelClient(provider: provider), configuration: configuration)
+    }
+
+    /// `configuration` with these options' answer time budget, which the server holds every engine to.
+    func serverConfiguration(_ configuration: ServerConfiguration = ServerConfiguration()) -> ServerConfiguration {
+        var configuration = configuration
+        configuration.maxAnswerTime = maxAnswerTime.duration
+        return configuration
     }
 
     /// A one-line description of the engine, for banners and logs; never shows the API key.

@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The server's settings from the flags and the environment.
     func serverConfiguration() throws -> ServerConfiguration {
-        var configuration = ServerConfiguration(host: host, port: port)
+        var configuration = research.serverConfiguration(ServerConfiguration(host: host, port: port))
         access.apply(to: &configuration)
         browser.apply(to: &configuration)
         configuration.postgres = try sharing.postgresConfiguration()

@@ -63,7 +63,9 @@ struct SourceOptions: ParsableArguments {
     func withResearchServer<T>(_ body: (SourceOptions) async throws -> T) async throws -> T {
         guard research else { return try await body(self) }
         let corpus = try researchOptions.loadCorpus()
-        let running = try await ReferenceServer(engine: researchOptions.engine(corpus: corpus, model: model)).start()
+        let running = try await ReferenceServer(
+            engine: researchOptions.engine(corpus: corpus, model: model), configuration: researchOptions.serverConfiguration()
+        ).start()
         return try await withReleasing(running, release: { await $0.shutdown() }) { running in
             try await body(asking(serverAt: running.baseURL))
         }
