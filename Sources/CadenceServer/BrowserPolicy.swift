@@ -13,8 +13,9 @@ import HTTPTypes
 /// - **`Origin`** (403): a request that carries one must come from the server's own origin
 ///   (`http://` or `https://` and the `Host` it sent) or from one of
 ///   ``ServerConfiguration/corsOrigins``. Requests without one (curl, apps, the `cadence` client)
-///   are not from a browser page and are served. WebSocket upgrades are checked alike: browsers
-///   send `Origin` with them and apply no CORS rule of their own.
+///   are not from a browser page and are served, as is a `ws://` or `wss://` one, which no page has
+///   (WebSocket client libraries send it). WebSocket upgrades are checked alike: browsers send
+///   `Origin` with them and apply no CORS rule of their own.
 /// - **`Content-Type`** (415): a `POST` body must be `application/json`. A browser sends a form or
 ///   `text/plain` body to any address without asking first (no preflight); JSON it sends
 ///   cross-origin only after a preflight the server answers.
@@ -74,7 +75,9 @@ package struct BrowserPolicy: Sendable {
                         + "name that reaches it (DNS rebinding) is refused; it answers to "
                         + "\(allowedHosts.sorted().joined(separator: ", ")) (add a name with --public-host NAME)"))
         }
-        guard let origin = origin.map({ String($0.trimmingSpaces) }) else { return .serve(corsOrigin: nil) }
+        guard let origin = origin.map({ String($0.trimmingSpaces) }), !Self.isWebSocketClientOrigin(origin) else {
+            return .serve(corsOrigin: nil)
+        }
         if allowedOrigins.contains(origin.lowercased()) {
             if method == "OPTIONS", requestedMethod != nil { return .answerPreflight(Self.preflightHeaders(origin: origin)) }
             return .serve(corsOrigin: origin)
@@ -183,6 +186,14 @@ package struct BrowserPolicy: Sendable {
         let origin = origin.lowercased()
         let host = host.trimmingSpaces.lowercased()
         return !host.isEmpty && (origin == "http://" + host || origin == "https://" + host)
+    }
+
+    /// Whether `origin` has the `ws` or `wss` scheme: no page has such an origin, so it comes from a
+    /// WebSocket client that is not a browser (swift-websocket's, which `WebSocketTransport` uses,
+    /// always sends `Origin: ws://HOST`), and it is treated as no `Origin` at all.
+    static func isWebSocketClientOrigin(_ origin: String) -> Bool {
+        let origin = origin.lowercased()
+        return origin.hasPrefix("ws://") || origin.hasPrefix("wss://")
     }
 
     /// At most 100 characters of a header value, for an error message.

@@ -22,14 +22,14 @@ struct BrowserGuardTests {
     }
 
     /// Sends `head` (without its final blank line) and an optional body on a new connection, and
-    /// returns the response the guard sends before it closes the connection.
+    /// returns the response.
     static func exchange(_ head: String, body: String = "", port: Int) async throws
         -> (status: Int, head: String, body: String)
     {
         let connection = try await RawConnection.open(port: port)
         defer { connection.closeLater() }
         try await connection.send(head + "\r\n" + body)
-        let reply = try await connection.wait(for: "the response and the close") { $0.closed }
+        let reply = try await connection.wait(for: "the response") { $0.closed || $0.hasCompleteResponse() }
         let response = try #require(reply.response(), "\(reply)")
         return (response.status, response.head, response.body)
     }

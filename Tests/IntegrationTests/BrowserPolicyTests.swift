@@ -68,7 +68,8 @@ struct BrowserPolicyTests {
             ("https://evil.example", 403, false), ("http://127.0.0.1:9999", 403, false),
             ("http://127.0.0.1", 403, false), ("null", 403, false), ("http://app.example.com", 403, false),
             ("https://app.example.com:8443", 403, false), ("https://app.example.com.evil.example", 403, false),
-            ("", 403, false),
+            ("", 403, false), ("ws://127.0.0.1", 200, false), ("wss://anything.example", 200, false),
+            ("ws:/x", 403, false),
         ] as [(String?, Int, Bool)])
     func origin(origin: String?, status: Int, cors: Bool) throws {
         let policy = try Self.policy(origins: ["https://app.example.com/"])
