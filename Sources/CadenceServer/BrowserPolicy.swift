@@ -26,9 +26,12 @@ import HTTPTypes
 /// var configuration = ServerConfiguration()
 /// configuration.corsOrigins = ["https://app.example.com"]
 /// let policy = try BrowserPolicy(configuration: configuration)
-/// policy.verdict(method: "GET", host: "127.0.0.1:8080", origin: nil, requestedMethod: nil)             // .serve(corsOrigin: nil)
-/// policy.verdict(method: "GET", host: "evil.example", origin: nil, requestedMethod: nil)               // .refuse(421)
-/// policy.verdict(method: "POST", host: "127.0.0.1", origin: "https://evil.example", requestedMethod: nil) // .refuse(403)
+/// policy.verdict(method: "GET", host: "127.0.0.1:8080", origin: nil, requestedMethod: nil)
+///     // .serve(corsOrigin: nil)
+/// policy.verdict(method: "GET", host: "evil.example", origin: nil, requestedMethod: nil)
+///     // .refuse(421 misdirected_request)
+/// policy.verdict(method: "POST", host: "127.0.0.1", origin: "https://evil.example", requestedMethod: nil)
+///     // .refuse(403 origin_not_allowed)
 /// policy.verdict(method: "OPTIONS", host: "127.0.0.1", origin: "https://app.example.com", requestedMethod: "POST")
 ///     // .answerPreflight(headers)
 /// ```
@@ -79,7 +82,9 @@ package struct BrowserPolicy: Sendable {
             return .serve(corsOrigin: nil)
         }
         if allowedOrigins.contains(origin.lowercased()) {
-            if method == "OPTIONS", requestedMethod != nil { return .answerPreflight(Self.preflightHeaders(origin: origin)) }
+            if method == "OPTIONS", requestedMethod != nil {
+                return .answerPreflight(Self.preflightHeaders(origin: origin))
+            }
             return .serve(corsOrigin: origin)
         }
         if let host, Self.isSameOrigin(origin, host: host) { return .serve(corsOrigin: nil) }
@@ -129,7 +134,8 @@ package struct BrowserPolicy: Sendable {
         if text.hasSuffix("/") { text.removeLast() }
         if text == "*" || text == "null" {
             throw ServerStartError(
-                message: "the CORS origin \(origin) would let any web page in; name each origin, as https://app.example.com")
+                message:
+                    "the CORS origin \(origin) would let any web page in; name each origin, as https://app.example.com")
         }
         let separator = text.firstRange(of: "://")
         let scheme = separator.map { text[..<$0.lowerBound] } ?? ""

@@ -39,13 +39,16 @@ package struct HeadlessChromium: Sendable {
         ]
         let pid = try ChildProcess.spawn(
             path, arguments, environment: [:], directory: nil,
-            streams: [.file("/dev/null", O_RDONLY), .file("/dev/null", O_WRONLY), .file(log, O_WRONLY | O_CREAT | O_TRUNC)])
+            streams: [
+                .file("/dev/null", O_RDONLY), .file("/dev/null", O_WRONLY), .file(log, O_WRONLY | O_CREAT | O_TRUNC),
+            ])
         let value: T
         do {
             value = try await Self.first(of: outcome, within: deadline) {
                 let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 return TestServerError(
-                    "chromium showed \(url) for \(deadline) and the page did not report; it said: \(said.suffix(2_000))")
+                    "chromium showed \(url) for \(deadline) and the page did not report; it said: \(said.suffix(2_000))"
+                )
             }
         } catch {
             try await SystemTool.onThread { Self.stop(pid) }

@@ -25,10 +25,13 @@ struct BrowserCommandTests {
 
         let named = try await BrowserGuardTests.exchange("GET /healthz HTTP/1.1\r\nHost: cadence.test\r\n", port: port)
         #expect(named.status == 200, "\(named.head)")
-        let unknown = try await BrowserGuardTests.exchange("GET /healthz HTTP/1.1\r\nHost: evil.example\r\n", port: port)
+        let unknown = try await BrowserGuardTests.exchange(
+            "GET /healthz HTTP/1.1\r\nHost: evil.example\r\n", port: port)
         #expect(unknown.status == 421, "\(unknown.head)")
 
-        let ask = try await CadenceBinary.run(["ask", "--url", serve.baseURL, "--no-history", "--plain", "What is SSE?"])
+        let ask = try await CadenceBinary.run([
+            "ask", "--url", serve.baseURL, "--no-history", "--plain", "What is SSE?",
+        ])
         #expect(ask.status == 0, "stderr: \(ask.stderr)")
         #expect(!ask.stdout.isEmpty)
     }
