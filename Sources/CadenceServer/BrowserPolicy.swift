@@ -13,8 +13,9 @@ import HTTPTypes
 /// - **`Origin`** (403): a request that carries one must come from the server's own origin
 ///   (`http://` or `https://` and the `Host` it sent) or from one of
 ///   ``ServerConfiguration/corsOrigins``. Requests without one (curl, apps, the `cadence` client)
-///   are not from a browser page and are served. WebSocket upgrades are checked alike: browsers
-///   send `Origin` with them and apply no CORS rule of their own.
+///   are not from a browser page and are served, as is a `ws://` or `wss://` one, which no page has
+///   (WebSocket client libraries send it). WebSocket upgrades are checked alike: browsers send
+///   `Origin` with them and apply no CORS rule of their own.
 /// - **`Content-Type`** (415): a `POST` body must be `application/json`. A browser sends a form or
 ///   `text/plain` body to any address without asking first (no preflight); JSON it sends
 ///   cross-origin only after a preflight the server answers.
@@ -25,9 +26,12 @@ import HTTPTypes
 /// var configuration = ServerConfiguration()
 /// configuration.corsOrigins = ["https://app.example.com"]
 /// let policy = try BrowserPolicy(configuration: configuration)
-/// policy.verdict(method: "GET", host: "127.0.0.1:8080", origin: nil, requestedMethod: nil)             // .serve(corsOrigin: nil)
-/// policy.verdict(method: "GET", host: "evil.example", origin: nil, requestedMethod: nil)               // .refuse(421)
-/// policy.verdict(method: "POST", host: "127.0.0.1", origin: "https://evil.example", requestedMethod: nil) // .refuse(403)
+/// policy.verdict(method: "GET", host: "127.0.0.1:8080", origin: nil, requestedMethod: nil)
+///     // .serve(corsOrigin: nil)
+/// policy.verdict(method: "GET", host: "evil.example", origin: nil, requestedMethod: nil)
+///     // .refuse(421 misdirected_request)
+/// policy.verdict(method: "POST", host: "127.0.0.1", origin: "https://evil.example", requestedMethod: nil)
+///     // .refuse(403 origin_not_allowed)
 /// policy.verdict(method: "OPTIONS", host: "127.0.0.1", origin: "https://app.example.com", requestedMethod: "POST")
 ///     // .answerPreflight(headers)
 /// ```
@@ -74,9 +78,13 @@ package struct BrowserPolicy: Sendable {
                         + "name that reaches it (DNS rebinding) is refused; it answers to "
                         + "\(allowedHosts.sorted().joined(separator: ", ")) (add a name with --public-host NAME)"))
         }
-        guard let origin = origin.map({ String($0.trimmingSpaces) }) else { return .serve(corsOrigin: nil) }
+        guard let origin = origin.map({ String($0.trimmingSpaces) }), !Self.isWebSocketClientOrigin(origin) else {
+            return .serve(corsOrigin: nil)
+        }
         if allowedOrigins.contains(origin.lowercased()) {
-            if method == "OPTIONS", requestedMethod != nil { return .answerPreflight(Self.preflightHeaders(origin: origin)) }
+            if method == "OPTIONS", requestedMethod != nil {
+                return .answerPreflight(Self.preflightHeaders(origin: origin))
+            }
             return .serve(corsOrigin: origin)
         }
         if let host, Self.isSameOrigin(origin, host: host) { return .serve(corsOrigin: nil) }
@@ -126,7 +134,8 @@ package struct BrowserPolicy: Sendable {
         if text.hasSuffix("/") { text.removeLast() }
         if text == "*" || text == "null" {
             throw ServerStartError(
-                message: "the CORS origin \(origin) would let any web page in; name each origin, as https://app.example.com")
+                message:
+                    "the CORS origin \(origin) would let any web page in; name each origin, as https://app.example.com")
         }
         let separator = text.firstRange(of: "://")
         let scheme = separator.map { text[..<$0.lowerBound] } ?? ""
@@ -183,6 +192,14 @@ package struct BrowserPolicy: Sendable {
         let origin = origin.lowercased()
         let host = host.trimmingSpaces.lowercased()
         return !host.isEmpty && (origin == "http://" + host || origin == "https://" + host)
+    }
+
+    /// Whether `origin` has the `ws` or `wss` scheme: no page has such an origin, so it comes from a
+    /// WebSocket client that is not a browser (swift-websocket's, which `WebSocketTransport` uses,
+    /// always sends `Origin: ws://HOST`), and it is treated as no `Origin` at all.
+    static func isWebSocketClientOrigin(_ origin: String) -> Bool {
+        let origin = origin.lowercased()
+        return origin.hasPrefix("ws://") || origin.hasPrefix("wss://")
     }
 
     /// At most 100 characters of a header value, for an error message.

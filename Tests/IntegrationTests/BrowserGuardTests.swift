@@ -22,14 +22,16 @@ struct BrowserGuardTests {
     }
 
     /// Sends `head` (without its final blank line) and an optional body on a new connection, and
-    /// returns the response the guard sends before it closes the connection.
-    static func exchange(_ head: String, body: String = "", port: Int) async throws
+    /// returns the response.
+    static func exchange(
+        _ head: String, body: String = "", port: Int
+    ) async throws
         -> (status: Int, head: String, body: String)
     {
         let connection = try await RawConnection.open(port: port)
         defer { connection.closeLater() }
         try await connection.send(head + "\r\n" + body)
-        let reply = try await connection.wait(for: "the response and the close") { $0.closed }
+        let reply = try await connection.wait(for: "the response") { $0.closed || $0.hasCompleteResponse() }
         let response = try #require(reply.response(), "\(reply)")
         return (response.status, response.head, response.body)
     }
@@ -73,7 +75,8 @@ struct BrowserGuardTests {
                 let reply = try await connection.wait(for: "the answer to the upgrade") {
                     $0.text.contains("\r\n\r\n") || $0.closed
                 }
-                #expect(reply.text.hasPrefix(upgraded ? "HTTP/1.1 101" : "HTTP/1.1 403"), "\(origin ?? "none"): \(reply)")
+                #expect(
+                    reply.text.hasPrefix(upgraded ? "HTTP/1.1 101" : "HTTP/1.1 403"), "\(origin ?? "none"): \(reply)")
                 await connection.close()
             }
         }
@@ -152,7 +155,8 @@ struct BrowserGuardTests {
         }
     }
 
-    static func post(_ server: RunningServer, origin: String?, token: String? = nil) async throws -> HTTPClientResponse {
+    static func post(_ server: RunningServer, origin: String?, token: String? = nil) async throws -> HTTPClientResponse
+    {
         var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

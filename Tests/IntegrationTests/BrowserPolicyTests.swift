@@ -7,7 +7,9 @@ import Testing
 /// refused, which preflights are answered, and which origins get CORS headers.
 @Suite("Browser policy")
 struct BrowserPolicyTests {
-    static func policy(host: String = "127.0.0.1", origins: [String] = [], publicHosts: [String] = []) throws
+    static func policy(
+        host: String = "127.0.0.1", origins: [String] = [], publicHosts: [String] = []
+    ) throws
         -> BrowserPolicy
     {
         var configuration = ServerConfiguration(host: host)
@@ -53,7 +55,8 @@ struct BrowserPolicyTests {
             ("0.0.0.0", ["api.example.com"], "api.example.com", 200),
             ("0.0.0.0", ["api.example.com"], "API.example.com:443", 200),
             ("0.0.0.0", ["api.example.com"], "evil.example", 421), ("0.0.0.0", ["api.example.com"], "0.0.0.0", 421),
-            ("10.0.0.5", ["api.example.com"], "10.0.0.5:8080", 200), ("10.0.0.5", ["api.example.com"], "localhost", 421),
+            ("10.0.0.5", ["api.example.com"], "10.0.0.5:8080", 200),
+            ("10.0.0.5", ["api.example.com"], "localhost", 421),
         ] as [(String, [String], String, Int)])
     func otherHost(bound: String, publicHosts: [String], host: String, status: Int) throws {
         let policy = try Self.policy(host: bound, publicHosts: publicHosts)
@@ -68,7 +71,8 @@ struct BrowserPolicyTests {
             ("https://evil.example", 403, false), ("http://127.0.0.1:9999", 403, false),
             ("http://127.0.0.1", 403, false), ("null", 403, false), ("http://app.example.com", 403, false),
             ("https://app.example.com:8443", 403, false), ("https://app.example.com.evil.example", 403, false),
-            ("", 403, false),
+            ("", 403, false), ("ws://127.0.0.1", 200, false), ("wss://anything.example", 200, false),
+            ("ws:/x", 403, false),
         ] as [(String?, Int, Bool)])
     func origin(origin: String?, status: Int, cors: Bool) throws {
         let policy = try Self.policy(origins: ["https://app.example.com/"])
