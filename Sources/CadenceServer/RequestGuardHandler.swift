@@ -42,6 +42,9 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A refusal waiting for the responses before it to end.
     private var pendingRefusal: HTTPResponseHead?
     private var pendingBody = ByteBuffer()
+    /// Set once a request body timed out and 408 was sent: the response the server was preparing
+    /// for it is dropped.
+    private var answeredTimeout = false
     /// Whether a request head has arrived: from then on, stopping the connection with the server
     /// is Hummingbird's.
     private var sawRequestHead = false
@@ -66,6 +69,10 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is RequestBodyTimedOut {
+            answerBodyTimeout(context: context)
+            return
+        }
         guard event is ChannelShouldQuiesceEvent, !sawRequestHead else {
             context.fireUserInboundEventTriggered(event)
             return
@@ -97,8 +104,11 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 refuse(head, with: refusal, context: context)
                 return
             }
+            guard timer.headReceived() else {
+                refuse(head, with: Self.busy, context: context)
+                return
+            }
             responsesOwed += 1
-            timer.headReceived()
         case .body:
             break
         case .end:
@@ -112,9 +122,16 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             return
         }
+        if answeredTimeout {
+            // The 408 is the connection's last response: the one the server was still preparing is dropped.
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
         switch part {
         case .head(let head) where head.status == .switchingProtocols:
-            timer.finished()  // a WebSocket now: no more request heads
+            timer.upgraded()  // a WebSocket now: no more request heads
+        case .head:
+            timer.responseBegan()
         case .end:
             responsesOwed = max(0, responsesOwed - 1)
             timer.responseEnded()
@@ -125,7 +142,18 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = part, responsesOwed == 0, pendingRefusal != nil { sendRefusal(context: context) }
     }
 
-    private func refuse(_ head: HTTPRequestHead, with error: APIError, context: ChannelHandlerContext) {
+    /// Answers 408 to a request whose body did not arrive within the body timeout, before anything
+    /// of its response was sent, and closes the connection.
+    private func answerBodyTimeout(context: ChannelHandlerContext) {
+        refuse(
+            HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"), with: Self.bodyTimedOut, context: context,
+            waitingForResponses: false)
+        answeredTimeout = true
+    }
+
+    private func refuse(
+        _ head: HTTPRequestHead, with error: APIError, context: ChannelHandlerContext, waitingForResponses: Bool = true
+    ) {
         refused = true
         timer.finished()
         metrics.requestRefused(code: error.code)
@@ -138,7 +166,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         pendingRefusal = HTTPResponseHead(
             version: head.version, status: HTTPResponseStatus(statusCode: Int(error.status.code)), headers: headers)
         pendingBody = body
-        if responsesOwed == 0 { sendRefusal(context: context) }
+        if responsesOwed == 0 || !waitingForResponses { sendRefusal(context: context) }
     }
 
     private func sendRefusal(context: ChannelHandlerContext) {
@@ -151,4 +179,15 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             RequestHeadTimer.close(channel)
         }
     }
+
+    /// The refusal of a request that would make one connection more busy than `--max-connections`.
+    static let busy = APIError(
+        status: .serviceUnavailable, code: "server_busy",
+        message: "the server is busy with its limit of connections; try again shortly",
+        headers: [.retryAfter: "1"])
+
+    /// The answer to a request whose body did not arrive within the body timeout.
+    static let bodyTimedOut = APIError(
+        status: .requestTimeout, code: "request_timeout",
+        message: "the request body did not arrive within the server's body timeout")
 }

@@ -46,8 +46,10 @@ final class ServerMetrics: Sendable {
     private let refusals: [String: CoreMetrics.Counter]
     private let headTimeouts: CoreMetrics.Counter
 
-    /// The codes of the requests refused before they are read (``RequestAdmission``).
-    static let refusalCodes = ["unauthorized", "too_large"]
+    /// The codes of the requests refused before they are read (``RequestAdmission``, and a full
+    /// `--max-connections`), of bodies that timed out (408), and of connections closed at once for
+    /// `--max-connections-per-client`.
+    static let refusalCodes = ["unauthorized", "too_large", "server_busy", "request_timeout", "too_many_connections"]
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -125,7 +127,8 @@ final class ServerMetrics: Sendable {
         firstToken.recordNanoseconds(Self.nanoseconds(latency))
     }
 
-    /// A request was refused from its head alone; `code` is the error code sent (``refusalCodes``).
+    /// A request or connection was refused by the connection guard; `code` is the error code sent
+    /// (``refusalCodes``).
     func requestRefused(code: String) {
         refusals[code]?.increment()
     }
