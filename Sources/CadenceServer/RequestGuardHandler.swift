@@ -3,7 +3,9 @@ import NIOHTTP1
 
 /// Sees every request head of a connection right after the HTTP decoder, before the WebSocket
 /// upgrade handler and Hummingbird: refuses the heads ``RequestAdmission`` refuses (401, 413) without
-/// reading their bodies, and tells the ``RequestHeadTimer`` when heads arrive and responses end.
+/// reading their bodies, and those the server has no place for (503, `--max-connections`); tells the
+/// ``RequestHeadTimer`` when heads arrive and responses begin and end; and answers 408 when the timer
+/// finds a body too slow (``RequestBodyTimedOut``).
 ///
 /// A refusal is the server's JSON error with `Connection: close`; the rest of the refused request
 /// is dropped unread and the connection is closed once the response is out. A refusal of a
