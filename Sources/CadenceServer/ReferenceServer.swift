@@ -57,9 +57,9 @@ public struct ReferenceServer: Sendable {
                 try childChannel.warmUp(logger: logger)
                 return childChannel
             },
-            configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port),
-                availableConnectionsDelegate: configuration.maxConnections.map { MaximumAvailableConnections($0) }),
+            // `maxConnections` counts busy connections only, in the request guard: Hummingbird's
+            // `MaximumAvailableConnections` counts every open one, so idle sockets could fill it.
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()

@@ -4,10 +4,11 @@ import NIOCore
 import NIOHTTP1
 
 /// What the server checks on every connection before Hummingbird sees a request: what a browser
-/// page may do (``BrowserPolicy``), the token and the declared body size of each request head
-/// (``RequestAdmission``), and the time a head may take to
-/// arrive (``RequestHeadDeadline``); and, when the server stops, that a connection which has not
-/// sent a request head yet closes at once (``RequestGuardHandler``).
+/// page may do (``BrowserPolicy``); the token and the declared body size of each request head
+/// (``RequestAdmission``); the time a head, a body and an idle keep-alive spell may take
+/// (``RequestHeadDeadline``); how many connections a client address has open and how many are busy
+/// (``ConnectionLedger``); and, when the server stops, that a connection which has not sent a request
+/// head yet closes at once (``RequestGuardHandler``).
 ///
 /// Why in the channel pipeline rather than in router middleware: a refused WebSocket upgrade must be
 /// answered with a real 401 (Hummingbird's upgrade turns any refusal from the WebSocket router into a
@@ -15,14 +16,21 @@ import NIOHTTP1
 struct RequestGuard: Sendable {
     let admission: RequestAdmission
     let browser: BrowserPolicy
-    let readTimeout: Duration
+    let timeouts: RequestHeadTimer.Timeouts
     let metrics: ServerMetrics
+    let ledger: ConnectionLedger
 
     /// - Throws: ``ServerStartError`` for a configuration ``BrowserPolicy`` refuses.
     init(configuration: ServerConfiguration, metrics: ServerMetrics) throws(ServerStartError) {
         admission = RequestAdmission(configuration: configuration)
         browser = try BrowserPolicy(configuration: configuration)
-        readTimeout = configuration.requestReadTimeout
+        // NIO's conversion saturates at `Int64.max` nanoseconds (about 292 years) instead of wrapping.
+        timeouts = RequestHeadTimer.Timeouts(
+            head: TimeAmount(configuration.requestReadTimeout),
+            body: TimeAmount(configuration.requestBodyTimeout ?? configuration.requestReadTimeout),
+            idle: TimeAmount(configuration.idleTimeout ?? configuration.requestReadTimeout))
+        ledger = ConnectionLedger(
+            maxBusy: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
         self.metrics = metrics
     }
 
@@ -38,7 +46,7 @@ struct RequestGuard: Sendable {
     func install(on channel: any Channel) throws {
         let pipeline = channel.pipeline.syncOperations
         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        let timer = RequestHeadTimer(timeout: TimeAmount(readTimeout), channel: channel, metrics: metrics)
+        let timer = RequestHeadTimer(timeouts: timeouts, channel: channel, metrics: metrics, ledger: ledger)
         let stopping = channel.parent.map { !$0.isActive } ?? false
         try pipeline.addHandler(RequestBytesWatcher(timer: timer), position: .first)
         try pipeline.addHandler(
@@ -67,12 +75,5 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000)
     }
 }

@@ -6,8 +6,9 @@ import NIOHTTP1
 /// upgrade handler and Hummingbird: refuses the heads ``BrowserPolicy`` refuses (421, 403), then
 /// those ``RequestAdmission`` refuses (401, 413), then a `POST` body that is not JSON (415), all
 /// without reading their bodies; answers the CORS preflights of allowed origins (204) and adds CORS
-/// headers to the responses to them; and tells the ``RequestHeadTimer`` when heads arrive and
-/// responses end.
+/// headers to the responses to them; refuses the requests the server has no place for (503,
+/// `--max-connections`); tells the ``RequestHeadTimer`` when heads arrive and responses begin and
+/// end; and answers 408 when the timer finds a body too slow (``RequestBodyTimedOut``).
 ///
 /// A refusal is the server's JSON error with `Connection: close`; the rest of the refused request
 /// is dropped unread and the connection is closed once the response is out. A preflight's answer
@@ -51,6 +52,9 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A refusal waiting for the responses before it to end.
     private var pendingRefusal: HTTPResponseHead?
     private var pendingBody: ByteBuffer?
+    /// Set once a request body timed out and 408 was sent: the response the server was preparing
+    /// for it is dropped.
+    private var answeredTimeout = false
     /// Whether a request head has arrived: from then on, stopping the connection with the server
     /// is Hummingbird's.
     private var sawRequestHead = false
@@ -79,6 +83,10 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is RequestBodyTimedOut {
+            answerBodyTimeout(context: context)
+            return
+        }
         guard event is ChannelShouldQuiesceEvent, !sawRequestHead else {
             context.fireUserInboundEventTriggered(event)
             return
@@ -127,9 +135,12 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 refuse(head, with: refusal, corsOrigin: corsOrigin, context: context)
                 return
             }
+            guard timer.headReceived() else {
+                refuse(head, with: Self.busy, corsOrigin: corsOrigin, context: context)
+                return
+            }
             responsesOwed += 1
             corsOrigins.append(corsOrigin)
-            timer.headReceived()
         case .body:
             break
         case .end:
@@ -143,10 +154,19 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             return
         }
+        if answeredTimeout {
+            // The 408 is the connection's last response: the one the server was still preparing is dropped.
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
         var outgoing = data
         switch part {
         case .head(var head):
-            if head.status == .switchingProtocols { timer.finished() }  // a WebSocket now: no more request heads
+            if head.status == .switchingProtocols {
+                timer.upgraded()  // a WebSocket now: no more request heads
+            } else {
+                timer.responseBegan()
+            }
             if let origin = corsOrigins.first ?? nil {
                 Self.add(BrowserPolicy.responseHeaders(origin: origin), to: &head.headers)
                 outgoing = wrapOutboundOut(.head(head))
@@ -162,24 +182,36 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = part, responsesOwed == 0, pendingRefusal != nil { sendRefusal(context: context) }
     }
 
+    /// Answers 408 to a request whose body did not arrive within the body timeout, before anything
+    /// of its response was sent, and closes the connection.
+    private func answerBodyTimeout(context: ChannelHandlerContext) {
+        refuse(
+            HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"), with: Self.bodyTimedOut, context: context,
+            waitingForResponses: false)
+        answeredTimeout = true
+    }
+
     /// Refuses the request with the server's JSON error; a request from an allowed CORS origin gets
-    /// the CORS headers too, so its page can read why.
+    /// the CORS headers too, so its page can read why. A refusal waits for the responses owed before
+    /// it unless `waitingForResponses` is false (a 408 replaces the response being prepared).
     private func refuse(
-        _ head: HTTPRequestHead, with error: APIError, corsOrigin: String? = nil, context: ChannelHandlerContext
+        _ head: HTTPRequestHead, with error: APIError, corsOrigin: String? = nil, context: ChannelHandlerContext,
+        waitingForResponses: Bool = true
     ) {
         metrics.requestRefused(code: error.code)
         var fields = error.headers
         if let corsOrigin { fields.append(contentsOf: BrowserPolicy.responseHeaders(origin: corsOrigin)) }
         fields[.contentType] = "application/json; charset=utf-8"
         respondAndClose(
-            head, status: error.status, fields: fields, body: ByteBuffer(string: error.jsonText), context: context)
+            head, status: error.status, fields: fields, body: ByteBuffer(string: error.jsonText), context: context,
+            waitingForResponses: waitingForResponses)
     }
 
     /// Answers the request itself, reads nothing more of the connection, and closes it once the
     /// response is out (after the responses owed before it).
     private func respondAndClose(
         _ head: HTTPRequestHead, status: HTTPResponse.Status, fields: HTTPFields, body: ByteBuffer?,
-        context: ChannelHandlerContext
+        context: ChannelHandlerContext, waitingForResponses: Bool = true
     ) {
         refused = true
         timer.finished()
@@ -190,7 +222,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         pendingRefusal = HTTPResponseHead(
             version: head.version, status: HTTPResponseStatus(statusCode: Int(status.code)), headers: headers)
         pendingBody = body
-        if responsesOwed == 0 { sendRefusal(context: context) }
+        if responsesOwed == 0 || !waitingForResponses { sendRefusal(context: context) }
     }
 
     private static func add(_ fields: HTTPFields, to headers: inout HTTPHeaders) {
@@ -207,4 +239,15 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             RequestHeadTimer.close(channel)
         }
     }
+
+    /// The refusal of a request that would make one connection more busy than `--max-connections`.
+    static let busy = APIError(
+        status: .serviceUnavailable, code: "server_busy",
+        message: "the server is busy with its limit of connections; try again shortly",
+        headers: [.retryAfter: "1"])
+
+    /// The answer to a request whose body did not arrive within the body timeout.
+    static let bodyTimedOut = APIError(
+        status: .requestTimeout, code: "request_timeout",
+        message: "the request body did not arrive within the server's body timeout")
 }

@@ -27,12 +27,19 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The token clients must send as `Authorization: Bearer TOKEN` on every request but
     /// `GET /healthz`; `nil` lets anyone in. Compared in constant time.
     public var token: String?
-    /// The most connections served at once; `nil` for no limit. A connection beyond it waits in the
-    /// listen backlog, unaccepted, until another closes.
+    /// The most connections busy at once, that is with a complete request whose response is not
+    /// finished, or upgraded to a WebSocket; `nil` for no limit. A request that would make one more
+    /// busy gets `503 server_busy` with `Retry-After` and `Connection: close`. Connections that only
+    /// open, or rest between requests, do not count (the timeouts and ``maxConnectionsPerClient``
+    /// bound them).
     public var maxConnections: Int?
+    /// The most connections open at once from one client address; one more is closed at once,
+    /// before anything is read. `nil` for no limit. Behind a proxy every connection comes from the
+    /// proxy's address: raise it to the proxy's connection pool.
+    public var maxConnectionsPerClient: Int?
     /// How long a connection may take to deliver a whole request head, from when it opens or from the
-    /// first byte of its next request; one that takes longer (trickling header bytes) is closed. Idle
-    /// keep-alive connections between requests, request bodies and streaming responses are not timed.
+    /// first byte of its next request; one that takes longer (trickling header bytes) is closed.
+    /// Streaming responses and WebSockets are not timed.
     public var requestReadTimeout: Duration
     /// The web page origins allowed to use the server from a browser, as browsers send them
     /// (`https://app.example.com`, `http://localhost:5173`): their preflights are answered and their
@@ -48,6 +55,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// event whose code is `budget_exceeded`, after the text so far (`AnswerEngine.timeBudgeted(_:clock:)`).
     /// `nil` for no limit.
     public var maxAnswerTime: Duration? = .seconds(600)
+    /// How long a keep-alive connection may rest between requests before it is closed; `nil`: the
+    /// ``requestReadTimeout``.
+    public var idleTimeout: Duration?
+    /// How long a request body may take to arrive, from its complete head; a slower one gets `408`
+    /// (if nothing of its response was sent) and its connection is closed. `nil`: the
+    /// ``requestReadTimeout``.
+    public var requestBodyTimeout: Duration?
 
     public init(
         host: String = "127.0.0.1",
@@ -60,7 +74,10 @@ public struct ServerConfiguration: Sendable, Hashable {
         postgres: PostgresConfiguration? = nil,
         token: String? = nil,
         maxConnections: Int? = nil,
-        requestReadTimeout: Duration = .seconds(10)
+        requestReadTimeout: Duration = .seconds(10),
+        maxConnectionsPerClient: Int? = 64,
+        idleTimeout: Duration? = nil,
+        requestBodyTimeout: Duration? = nil
     ) {
         self.host = host
         self.port = port
@@ -73,5 +90,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.token = token
         self.maxConnections = maxConnections
         self.requestReadTimeout = requestReadTimeout
+        self.maxConnectionsPerClient = maxConnectionsPerClient
+        self.idleTimeout = idleTimeout
+        self.requestBodyTimeout = requestBodyTimeout
     }
 }

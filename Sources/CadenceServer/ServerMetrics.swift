@@ -46,9 +46,12 @@ final class ServerMetrics: Sendable {
     private let refusals: [String: CoreMetrics.Counter]
     private let headTimeouts: CoreMetrics.Counter
 
-    /// The codes of the requests refused before they are read (``RequestAdmission``, ``BrowserPolicy``).
+    /// The codes of the requests refused before they are read (``RequestAdmission``, ``BrowserPolicy``,
+    /// and a full `--max-connections`), of bodies that timed out (408), and of connections closed at
+    /// once for `--max-connections-per-client`.
     static let refusalCodes = [
         "unauthorized", "too_large", "misdirected_request", "origin_not_allowed", "unsupported_media_type",
+        "server_busy", "request_timeout", "too_many_connections",
     ]
 
     init() {
@@ -127,7 +130,8 @@ final class ServerMetrics: Sendable {
         firstToken.recordNanoseconds(Self.nanoseconds(latency))
     }
 
-    /// A request was refused from its head alone; `code` is the error code sent (``refusalCodes``).
+    /// A request or connection was refused by the connection guard; `code` is the error code sent
+    /// (``refusalCodes``).
     func requestRefused(code: String) {
         refusals[code]?.increment()
     }

@@ -247,7 +247,8 @@ struct AskStallCommandTests {
     @Test(
         "durations take units: 30, 30s, 2m, 500ms; nonsense is a usage error (64)",
         arguments: [
-            ("1.5", 0), ("30s", 0), ("2m", 0), ("500ms", 0), ("1h", 0), ("0", 64), ("ten", 64), ("5x", 64), ("-1s", 64),
+            ("1.5", 0), ("30s", 0), ("2m", 0), ("500ms", 0), ("1h", 0), ("8760h", 0), ("0", 64), ("ten", 64), ("5x", 64),
+            ("-1s", 64), ("8761h", 64), ("10000000000", 64),
         ])
     func durations(value: String, status: Int32) async throws {
         let server = try await FaultServer.start(script: Self.script)

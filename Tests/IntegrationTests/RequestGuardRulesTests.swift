@@ -49,18 +49,18 @@ struct RequestGuardRulesTests {
     @Test("the head timer runs until the first head, and from the first byte of each later request")
     func headDeadline() {
         var deadline = RequestHeadDeadline()
-        #expect(deadline.connectionOpened() == .startTimer)
+        #expect(deadline.connectionOpened() == .startTimer(.head))
         #expect(deadline.bytesRead() == .none)  // part of the first head, already timed
-        #expect(deadline.headReceived() == .cancelTimer)
-        #expect(deadline.timerFired() == .none)  // a late timer never closes a served request
+        #expect(deadline.headReceived() == .takeSlot)
+        #expect(deadline.timerFired(.head) == .none)  // a late head timer never closes a served request
         #expect(deadline.bytesRead() == .none)  // the body
-        #expect(deadline.requestEnded() == .none)
+        #expect(deadline.requestEnded() == .cancelTimer)
         #expect(deadline.bytesRead() == .none)  // still answering: not a new request's head yet
-        #expect(deadline.responseEnded() == .none)
-        #expect(deadline.timerFired() == .none)  // idle keep-alive is not timed
-        #expect(deadline.bytesRead() == .startTimer)  // the next request began
+        #expect(deadline.responseEnded() == .releaseSlot(thenStart: .idle))
+        #expect(deadline.timerFired(.head) == .none)  // only the idle timer closes an idle connection
+        #expect(deadline.bytesRead() == .startTimer(.head))  // the next request began
         #expect(deadline.bytesRead() == .none)
-        #expect(deadline.timerFired() == .close)
+        #expect(deadline.timerFired(.head) == .close(.head, answering: false))
     }
 
     /// The deadline of a connection that just opened: its head timer runs.
@@ -76,28 +76,28 @@ struct RequestGuardRulesTests {
         _ = deadline.headReceived()
         #expect(deadline.responseEnded() == .none)
         #expect(deadline.bytesRead() == .none)  // body bytes still coming: not a new head
-        #expect(deadline.requestEnded() == .none)
-        #expect(deadline.bytesRead() == .startTimer)
+        #expect(deadline.requestEnded() == .releaseSlot(thenStart: .idle))
+        #expect(deadline.bytesRead() == .startTimer(.head))
     }
 
     @Test("pipelined requests keep the connection busy until every response ended")
     func pipelined() {
         var deadline = Self.openedConnection()
-        #expect(deadline.headReceived() == .cancelTimer)
+        #expect(deadline.headReceived() == .takeSlot)
         _ = deadline.requestEnded()
-        #expect(deadline.headReceived() == .none)
+        #expect(deadline.headReceived() == .startTimer(.body))
         _ = deadline.requestEnded()
         _ = deadline.responseEnded()
         #expect(deadline.bytesRead() == .none)
-        _ = deadline.responseEnded()
-        #expect(deadline.bytesRead() == .startTimer)
+        #expect(deadline.responseEnded() == .releaseSlot(thenStart: .idle))
+        #expect(deadline.bytesRead() == .startTimer(.head))
     }
 
-    @Test("a WebSocket, a refusal or a close ends the timing")
+    @Test("a refusal or a close ends the timing")
     func finished() {
         var deadline = Self.openedConnection()
         #expect(deadline.finished() == .cancelTimer)
         #expect(deadline.bytesRead() == .none)
-        #expect(deadline.timerFired() == .none)
+        #expect(deadline.timerFired(.head) == .none)
     }
 }

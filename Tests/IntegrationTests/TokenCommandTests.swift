@@ -113,7 +113,11 @@ struct TokenCommandTests {
     func limitValues() async throws {
         for (arguments, message) in [
             (["--max-connections", "0"], "--max-connections"), (["--request-timeout", "0"], "--request-timeout"),
-            (["--token", ""], "--token"),
+            (["--token", ""], "--token"), (["--max-connections-per-client", "0"], "--max-connections-per-client"),
+            (["--idle-timeout", "0"], "--idle-timeout"), (["--body-timeout", "0s"], "--body-timeout"),
+            // Past a year: 10000000000 seconds once wrapped to a negative timeout that reset every connection.
+            (["--request-timeout", "10000000000"], "longer than a year"), (["--idle-timeout", "8761h"], "--idle-timeout"),
+            (["--body-timeout", "1e12"], "--body-timeout"),
         ] {
             let result = try await CadenceBinary.run(["serve", "--port", "0"] + arguments, environment: Self.noToken)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")

@@ -55,6 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
         if token != nil, url == nil { throw ValidationError("--token goes with --url (the embedded server needs none)") }
         try AccessToken.validate(token)
         try model.validateAPIKey()
+        try DurationArgument.validateMilliseconds(engineDelayMs, option: "--engine-delay-ms")
     }
 
     func run() async throws {

@@ -25,7 +25,7 @@ struct HistoryOptions: ParsableArguments {
     func validate() throws {
         if noHistory, resume != nil { throw ValidationError("--resume needs the history; drop --no-history") }
         try Self.validateID(resume, option: "--resume")
-        if checkpointIntervalMs < 0 { throw ValidationError("--checkpoint-interval-ms must not be negative") }
+        try DurationArgument.validateMilliseconds(checkpointIntervalMs, option: "--checkpoint-interval-ms")
     }
 
     /// Checks a conversation id given to `option`: an empty one would be a prefix of every id, so

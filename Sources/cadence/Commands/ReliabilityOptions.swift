@@ -14,22 +14,22 @@ struct ReliabilityOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: "How long without new content before the stream resumes once, and then ends with what it has (30, 30s, 2m, 500ms).")
+        help: "How long without new content before the stream resumes once, and then ends with what it has (30, 30s, 2m, 500ms).", transform: DurationArgument.parse)
     var idleTimeout: DurationArgument = "120s"
 
     @Option(
         name: .long,
-        help: "How long a connection may send nothing at all, not even a keepalive, before it is resumed on a new one (45s, 2m).")
+        help: "How long a connection may send nothing at all, not even a keepalive, before it is resumed on a new one (45s, 2m).", transform: DurationArgument.parse)
     var connectionIdleTimeout: DurationArgument = "45s"
 
-    @Option(name: .long, help: "How long to wait for the first token (default 60s; 300s when researching with a model, whose planning and searching come first).")
+    @Option(name: .long, help: "How long to wait for the first token (default 60s; 300s when researching with a model, whose planning and searching come first).", transform: DurationArgument.parse)
     var firstTokenTimeout: DurationArgument?
 
     /// The first-token timeout when a model plans and searches before it writes: local models can
     /// take minutes over that, while the research stages keep arriving.
     static let modelResearchFirstTokenTimeout: DurationArgument = "300s"
 
-    @Option(name: .long, help: "How long an answer may take in all, never reset (default 360s; 30s with polling).")
+    @Option(name: .long, help: "How long an answer may take in all, never reset (default 360s; 30s with polling).", transform: DurationArgument.parse)
     var timeout: DurationArgument?
 
     @Option(name: .long, help: "Connection attempts in a row without progress before giving up.")

@@ -14,7 +14,7 @@ struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "With a model: the most search rounds (the model may stop earlier).")
     var maxRounds: Int = 3
 
-    @Option(name: .long, help: "With a model: how long a model call may stay silent before the answer ends with an error (60s, 5m).")
+    @Option(name: .long, help: "With a model: how long a model call may stay silent before the answer ends with an error (60s, 5m).", transform: DurationArgument.parse)
     var modelIdleTimeout: DurationArgument = "60s"
 
     @Option(name: .long, help: "The longest one answer may take (10m, 90s), with any engine; past it the answer ends with a budget_exceeded error, its text kept.")

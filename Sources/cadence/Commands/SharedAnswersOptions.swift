@@ -8,10 +8,10 @@ struct SharedAnswersOptions: ParsableArguments {
     @Option(name: .long, help: "Share answers with other nodes through this PostgreSQL database (or set CADENCE_POSTGRES_URL).")
     var postgres: String?
 
-    @Option(name: .long, help: "With --postgres: how long a node may go silent before others end its answers as interrupted (10s, 1m, …).")
+    @Option(name: .long, help: "With --postgres: how long a node may go silent before others end its answers as interrupted (10s, 1m, …).", transform: DurationArgument.parse)
     var leaseTimeout: DurationArgument = "10s"
 
-    @Option(name: .long, help: "With --postgres: how long a finished answer stays available for resuming (24h, 30m).")
+    @Option(name: .long, help: "With --postgres: how long a finished answer stays available for resuming (24h, 30m).", transform: DurationArgument.parse)
     var retention: DurationArgument = "24h"
 
     func validate() throws {
