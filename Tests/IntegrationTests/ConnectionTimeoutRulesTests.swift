@@ -114,10 +114,10 @@ struct ConnectionTimeoutRulesTests {
             (.seconds(Int64.max), .nanoseconds(.max)),
             (.seconds(9_223_372_036) + .nanoseconds(999_999_999), .nanoseconds(.max)),
         ])
-    func timeoutsSaturate(duration: Duration, expected: TimeAmount) {
+    func timeoutsSaturate(duration: Duration, expected: TimeAmount) throws {
         var configuration = ServerConfiguration()
         configuration.requestReadTimeout = duration
-        let timeouts = RequestGuard(configuration: configuration, metrics: ServerMetrics()).timeouts
+        let timeouts = try RequestGuard(configuration: configuration, metrics: ServerMetrics()).timeouts
         #expect(timeouts == RequestHeadTimer.Timeouts(head: expected, body: expected, idle: expected))
     }
 }

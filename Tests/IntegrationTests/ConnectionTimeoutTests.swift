@@ -24,11 +24,11 @@ struct ConnectionTimeoutTests {
         return channel
     }
 
-    static func requestGuard(_ change: (inout ServerConfiguration) -> Void = { _ in }) -> RequestGuard {
+    static func requestGuard(_ change: (inout ServerConfiguration) -> Void = { _ in }) throws -> RequestGuard {
         var configuration = ServerConfiguration()
         configuration.requestReadTimeout = .seconds(10)
         change(&configuration)
-        return RequestGuard(configuration: configuration, metrics: ServerMetrics())
+        return try RequestGuard(configuration: configuration, metrics: ServerMetrics())
     }
 
     /// Sends `text` as bytes from the client.
@@ -52,7 +52,7 @@ struct ConnectionTimeoutTests {
 
     @Test("an idle keep-alive connection is closed after the idle timeout, and not before")
     func idleKeepAliveIsClosed() throws {
-        let requestGuard = Self.requestGuard { $0.idleTimeout = .seconds(3) }
+        let requestGuard = try Self.requestGuard { $0.idleTimeout = .seconds(3) }
         let channel = try Self.connect(requestGuard)
         try Self.send(Self.healthz, on: channel)
         try Self.respond(on: channel)
@@ -117,7 +117,7 @@ struct ConnectionTimeoutTests {
 
     @Test("a client address past --max-connections-per-client has its new connections closed at once")
     func perClientCap() throws {
-        let requestGuard = Self.requestGuard { $0.maxConnectionsPerClient = 3 }
+        let requestGuard = try Self.requestGuard { $0.maxConnectionsPerClient = 3 }
         let first = try (0..<3).map { try Self.connect(requestGuard, port: 40_000 + $0) }
         #expect(first.allSatisfy { $0.isActive })
         let fourth = try Self.connect(requestGuard, port: 40_003)
@@ -133,7 +133,7 @@ struct ConnectionTimeoutTests {
 
     @Test("--max-connections counts busy connections: idle ones take no place, a request past the limit gets 503")
     func busyConnectionsOnly() throws {
-        let requestGuard = Self.requestGuard { $0.maxConnections = 2 }
+        let requestGuard = try Self.requestGuard { $0.maxConnections = 2 }
         // Two connections that sent one request each and now rest, and one that never sent anything.
         let resting = try (0..<2).map { try Self.connect(requestGuard, port: 40_000 + $0) }
         for channel in resting {
