@@ -14,13 +14,20 @@ enum AnswerTextChunks {
     @discardableResult
     static func append(_ chunk: String, to answerID: String, _ db: Database) throws -> Bool {
         guard !chunk.isEmpty else { return false }
+        return try insert(chunk, after: answerID, onlyWhile: "streaming", db)
+    }
+
+    /// Adds a row after the answer's last one, if the answer is in `state` (any state when `nil`).
+    private static func insert(_ chunk: String, after answerID: String, onlyWhile state: String?, _ db: Database) throws
+        -> Bool
+    {
         try db.execute(
             sql: """
                 INSERT INTO answer_chunk (answer_id, position, text)
                 SELECT ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM answer_chunk WHERE answer_id = ?), ?
-                WHERE EXISTS (SELECT 1 FROM answer WHERE id = ? AND state = 'streaming')
+                WHERE EXISTS (SELECT 1 FROM answer WHERE id = ? AND (? IS NULL OR state = ?))
                 """,
-            arguments: [answerID, answerID, chunk, answerID])
+            arguments: [answerID, answerID, chunk, answerID, state, state])
         return db.changesCount > 0
     }
 
@@ -38,12 +45,7 @@ enum AnswerTextChunks {
         if text.utf8.starts(with: saved.utf8) {
             let rest = Substring(text.utf8.dropFirst(saved.utf8.count))
             guard !rest.isEmpty else { return }
-            try db.execute(
-                sql: """
-                    INSERT INTO answer_chunk (answer_id, position, text)
-                    VALUES (?, (SELECT COALESCE(MAX(position) + 1, 0) FROM answer_chunk WHERE answer_id = ?), ?)
-                    """,
-                arguments: [answerID, answerID, String(rest)])
+            _ = try insert(String(rest), after: answerID, onlyWhile: nil, db)
         } else {
             try replace(answerID, with: text, db)
         }
