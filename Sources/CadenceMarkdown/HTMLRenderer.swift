@@ -42,9 +42,13 @@ public struct HTMLRenderer: Sendable {
         /// The output as a string. Every byte written came from a `String` or is ASCII, and every
         /// piece was cut next to an ASCII byte, so the bytes are valid UTF-8 by construction: they
         /// are copied without being validated again (a scalar-by-scalar pass over the whole page).
+        /// Control characters HTML forbids are replaced (see `firstForbiddenControl(in:)`).
         func string() -> String {
             out.withBytes { bytes in
                 assert(String(validating: bytes, as: UTF8.self) != nil, "the HTML writer cut a UTF-8 sequence")
+                if let first = HTMLRenderer.firstForbiddenControl(in: bytes) {
+                    return HTMLRenderer.replacingForbiddenControls(bytes, from: first)
+                }
                 if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
                     return String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: false))
                 }

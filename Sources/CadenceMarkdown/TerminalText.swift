@@ -83,8 +83,11 @@ public enum TerminalColumns {
 /// character would act on the terminal instead of showing: ESC starts the sequences that clear the
 /// screen, move the cursor, retitle the window or write the clipboard, and CR overwrites the line.
 /// Each one (C0 but the line feed and tab, DEL, C1) is replaced by a visible symbol: C0 and DEL by
-/// its Unicode control picture (`␛`, `␍`, `␡`), C1 by `�`. Text without one is returned as it is,
-/// without a copy.
+/// its Unicode control picture (`␛`, `␍`, `␡`), C1 by `�`. So are the bidirectional embeddings,
+/// overrides and isolates (U+202A–202E, U+2066–2069), by `�`: the terminal would otherwise show the
+/// text around them in another order than it reads ("Trojan Source"). The marks U+200E, U+200F and
+/// U+061C stay: they set the direction of the neutral characters next to them, and right-to-left
+/// text needs them to show correctly. Text without one is returned as it is, without a copy.
 ///
 /// The markdown renderer (`ANSIRenderer`), the full-screen transcript and the command's printer
 /// pass everything they did not write themselves through it.
@@ -93,7 +96,8 @@ public enum TerminalColumns {
 /// TerminalSanitizer.printable("a\u{1B}[2Jb")   // "a␛[2Jb"
 /// ```
 public enum TerminalSanitizer {
-    /// `text` with every control character but the line feed and tab replaced by a visible symbol.
+    /// `text` with every control character but the line feed and tab, and every bidirectional
+    /// embedding, override and isolate, replaced by a visible symbol.
     public static func printable(_ text: String) -> String {
         guard needsReplacing(text) else { return text }
         var out = String.UnicodeScalarView()
@@ -107,22 +111,28 @@ public enum TerminalSanitizer {
         case 0x09, 0x0A: scalar
         case 0x00..<0x20: Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
         case 0x7F: "\u{2421}"
-        case 0x80..<0xA0: "\u{FFFD}"
+        case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069: "\u{FFFD}"
         default: scalar
         }
     }
 
-    /// Whether `text` holds a byte of such a character: below 0x20 (but LF and tab), 0x7F, or a C1
-    /// character's UTF-8 form (0xC2 then 0x80–0x9F).
+    /// Whether `text` holds a byte of such a character: below 0x20 (but LF and tab), 0x7F, a C1
+    /// character's UTF-8 form (0xC2 then 0x80–0x9F), or a bidirectional control's (0xE2 0x80
+    /// 0xAA–0xAE, 0xE2 0x81 0xA6–0xA9).
     static func needsReplacing(_ text: String) -> Bool {
-        var afterC2 = false
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
         for byte in text.utf8 {
             if byte < 0x20 {
                 if byte != 0x0A && byte != 0x09 { return true }
-            } else if byte == 0x7F || (afterC2 && byte < 0xA0) {
+            } else if byte == 0x7F || (previous == 0xC2 && byte < 0xA0) {
+                return true
+            } else if beforePrevious == 0xE2,
+                (previous == 0x80 && (0xAA...0xAE).contains(byte)) || (previous == 0x81 && (0xA6...0xA9).contains(byte))
+            {
                 return true
             }
-            afterC2 = byte == 0xC2
+            (beforePrevious, previous) = (previous, byte)
         }
         return false
     }

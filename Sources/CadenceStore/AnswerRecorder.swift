@@ -5,7 +5,10 @@ public import CadenceCore
 ///
 /// Feed it every `AnswerUpdate` in order with ``record(_:)``. Text that arrives between two
 /// checkpoints is written by the next update after the interval, or by a trailing checkpoint when
-/// the stream goes quiet, so a crash mid-answer loses at most one interval of text. Writes happen
+/// the stream goes quiet, so a crash mid-answer loses at most one interval of text. Each checkpoint
+/// appends only the text that arrived since the one before (and the sources and tier only when they
+/// changed), so recording an answer writes its text once, however long it grows; after a failed
+/// checkpoint the next one writes the whole text, so no piece is ever missing from the saved text. Writes happen
 /// in the order they were asked for, never overlapping; the terminal update's write is awaited, so
 /// when ``record(_:)`` returns for it the answer is saved.
 ///
@@ -40,6 +43,13 @@ public actor AnswerRecorder {
     private var tier: String?
     private var lastCheckpoint: Duration?
     private var hasUnsavedProgress = false
+    /// The text that arrived since the last checkpoint.
+    private var unsavedText = ""
+    /// The sources and tier, when they changed since the last checkpoint.
+    private var unsavedSources: [Source]?
+    private var unsavedTier: String?
+    /// Whether a checkpoint failed, so what is saved may miss a piece: the next one writes it all.
+    private var savedTextMayBeIncomplete = false
     private var trailingCheckpoint: Task<Void, Never>?
     /// The newest write; each write waits for the one before it.
     private var lastWrite: Task<Void, any Error>?
@@ -67,6 +77,10 @@ public actor AnswerRecorder {
         tier = nil
         isFinished = false
         hasUnsavedProgress = false
+        unsavedText = ""
+        unsavedSources = nil
+        unsavedTier = nil
+        savedTextMayBeIncomplete = false
         lastCheckpoint = nil
         let store = store
         let id = answerID
@@ -82,12 +96,15 @@ public actor AnswerRecorder {
         case .textAppended(let chunk):
             guard !chunk.isEmpty else { return }
             text += chunk
+            unsavedText += chunk
             hasUnsavedProgress = true
         case .sourcesMerged(let list):
             sources = list
+            unsavedSources = list
             hasUnsavedProgress = true
         case .stageChanged(.tierSelected(let chosen, _)):
             tier = chosen
+            unsavedTier = chosen
             hasUnsavedProgress = true
         case .stageChanged, .reconnecting, .reconnected:
             return
@@ -124,8 +141,23 @@ public actor AnswerRecorder {
         hasUnsavedProgress = false
         lastCheckpoint = now
         checkpointCount += 1
-        let (store, id, text, sources, tier) = (store, answerID, text, sources, tier)
-        try await enqueue { try await store.checkpointAnswer(id, text: text, sources: sources, tier: tier) }
+        let (store, id) = (store, answerID)
+        let write: @Sendable () async throws -> Void
+        if savedTextMayBeIncomplete {
+            savedTextMayBeIncomplete = false
+            let (text, sources, tier) = (text, sources, tier)
+            write = { try await store.checkpointAnswer(id, text: text, sources: sources, tier: tier) }
+        } else {
+            let (chunk, sources, tier) = (unsavedText, unsavedSources, unsavedTier)
+            write = { try await store.checkpointAnswer(id, appending: chunk, sources: sources, tier: tier) }
+        }
+        (unsavedText, unsavedSources, unsavedTier) = ("", nil, nil)
+        do {
+            try await enqueue(write)
+        } catch {
+            savedTextMayBeIncomplete = true
+            throw error
+        }
     }
 
     /// After a quiet spell, writes the progress that arrived since the last checkpoint.

@@ -6,15 +6,17 @@ public import CadenceCore
 /// ``SQLiteConversationStore`` is the implementation: a SQLite file (WAL) on disk, or memory for
 /// previews and tests. An answer is recorded in three steps:
 /// 1. ``beginAnswer(id:in:query:)`` when the question is sent (state `streaming`);
-/// 2. ``checkpointAnswer(_:text:sources:tier:)`` while it streams, so a crash loses at most the
-///    last checkpoint interval (``AnswerRecorder`` paces these);
+/// 2. ``checkpointAnswer(_:appending:sources:tier:)`` while it streams, with the text that arrived
+///    since the last checkpoint, so a crash loses at most the last checkpoint interval and the text
+///    is written once however long it grows (``AnswerRecorder`` paces these);
 /// 3. ``finishAnswer(_:with:)`` when it reaches a terminal state.
 ///
 /// ```swift
 /// let store = try SQLiteConversationStore(path: SQLiteConversationStore.defaultPath())
 /// let chat = try await store.createConversation()
 /// let answer = try await store.beginAnswer(id: "a1", in: chat.id, query: "What is SSE?")
-/// try await store.checkpointAnswer(answer.id, text: "Server-sent events are", sources: [], tier: nil)
+/// try await store.checkpointAnswer(answer.id, appending: "Server-sent events", sources: [], tier: nil)
+/// try await store.checkpointAnswer(answer.id, appending: " are", sources: nil, tier: nil)
 /// try await store.finishAnswer(answer.id, with: .cancelled(partialText: "Server-sent events are"))
 /// ```
 public protocol ConversationStore: Sendable {
@@ -31,9 +33,15 @@ public protocol ConversationStore: Sendable {
     /// Records a question, after the conversation's earlier ones, with an empty streaming answer.
     /// Beginning an id that exists (a retry) starts that answer over in its place.
     func beginAnswer(id: String, in conversationID: String, query: String) async throws -> StoredAnswer
-    /// Saves a streaming answer's progress. Ignored once the answer has ended.
+    /// Saves a streaming answer's progress, replacing the text saved so far with `text`. Ignored once
+    /// the answer has ended.
     func checkpointAnswer(_ id: String, text: String, sources: [Source], tier: String?) async throws
+    /// Saves a streaming answer's progress: `chunk` goes after the text saved so far, which is not
+    /// written again; `sources` and `tier`, when given, replace the saved ones. Ignored once the
+    /// answer has ended.
+    func checkpointAnswer(_ id: String, appending chunk: String, sources: [Source]?, tier: String?) async throws
     /// Records how an answer ended, with its final text, sources, citations, follow-ups and metadata.
+    /// A final text that continues the saved one is written as what it adds.
     func finishAnswer(_ id: String, with ending: AnswerEnding) async throws
 }
 

@@ -20,6 +20,12 @@ import Darwin
 ///   left alone, so two `cadence chat` windows can share one history.
 /// - **Durability.** Writes use WAL with `synchronous = NORMAL`: a committed checkpoint survives the
 ///   process being killed (`kill -9`); a power cut may lose the last transactions.
+/// - **Linear writes.** A checkpoint appends the text that arrived since the one before; the text is
+///   never rewritten, so a long answer costs its length in writes, not its length squared. When an
+///   answer ends, the write-ahead log is folded into the file and truncated.
+/// - **Read-only files.** A file this process may not write (or in a folder it may not write) is
+///   opened read-only (``isReadOnly``), leaving no `-wal` or `-shm` file behind; writes then fail with
+///   ``ConversationStoreError/unreadable(path:detail:)``.
 ///
 /// ```swift
 /// let store = try SQLiteConversationStore(path: SQLiteConversationStore.defaultPath())
@@ -31,6 +37,8 @@ public final class SQLiteConversationStore: ConversationStore {
     public let path: String
     /// The answers found streaming from a process that no longer runs, now marked interrupted.
     public let recoveredAnswerIDs: [String]
+    /// Whether the file was opened read-only, because this process may not write it or its folder.
+    public let isReadOnly: Bool
 
     private let writer: any DatabaseWriter
     private let processID: Int64
@@ -48,8 +56,8 @@ public final class SQLiteConversationStore: ConversationStore {
         path: String, now: @escaping @Sendable () -> Date = { Date() },
         makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) throws {
-        let writer = try Self.openFile(at: path)
-        try self.init(writer: writer, path: path, now: now, makeID: makeID)
+        let (writer, isReadOnly) = try Self.openFile(at: path)
+        try self.init(writer: writer, path: path, isReadOnly: isReadOnly, now: now, makeID: makeID)
     }
 
     /// A store in memory, empty, for previews and tests.
@@ -58,15 +66,16 @@ public final class SQLiteConversationStore: ConversationStore {
         makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) throws -> SQLiteConversationStore {
         let queue = try DatabaseQueue(configuration: Self.configuration)
-        return try SQLiteConversationStore(writer: queue, path: ":memory:", now: now, makeID: makeID)
+        return try SQLiteConversationStore(writer: queue, path: ":memory:", isReadOnly: false, now: now, makeID: makeID)
     }
 
     private init(
-        writer: any DatabaseWriter, path: String, now: @escaping @Sendable () -> Date,
+        writer: any DatabaseWriter, path: String, isReadOnly: Bool, now: @escaping @Sendable () -> Date,
         makeID: @escaping @Sendable () -> String
     ) throws {
         self.writer = writer
         self.path = path
+        self.isReadOnly = isReadOnly
         self.now = now
         self.makeID = makeID
         processID = Int64(getpid())
@@ -75,11 +84,16 @@ public final class SQLiteConversationStore: ConversationStore {
             if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw ConversationStoreError.newerSchema(path: path)
             }
-            try migrator.migrate(writer)
+            if !isReadOnly {
+                try migrator.migrate(writer)
+            } else if try !writer.read({ try migrator.hasCompletedMigrations($0) }) {
+                throw ConversationStoreError.unreadable(
+                    path: path, detail: "an older Cadence wrote it; open it once with write access to upgrade it")
+            }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, operation: "opening")
         }
-        recoveredAnswerIDs = try Self.run(path, "recovering interrupted answers") {
+        recoveredAnswerIDs = isReadOnly ? [] : try Self.run(path, "recovering interrupted answers") {
             try writer.write { db in try Self.recoverInterruptedAnswers(db) }
         }
     }
@@ -144,9 +158,10 @@ public final class SQLiteConversationStore: ConversationStore {
             guard let row = try Row.fetchOne(db, sql: "\(Self.summarySelect) WHERE c.id = ?", arguments: [id]) else {
                 return nil
             }
+            let texts = try AnswerTextChunks.texts(inConversation: id, db)
             let answers = try Row.fetchAll(
                 db, sql: "SELECT * FROM answer WHERE conversation_id = ? ORDER BY position", arguments: [id]
-            ).map(Self.answer)
+            ).map { try Self.answer($0, text: texts[$0["id"]] ?? "") }
             return Conversation(summary: Self.summary(row), answers: answers)
         }
     }
@@ -192,12 +207,13 @@ public final class SQLiteConversationStore: ConversationStore {
                 position = existing
                 try db.execute(
                     sql: """
-                        UPDATE answer SET query = ?, text = '', sources = '[]', citations = '[]', follow_ups = '[]',
+                        UPDATE answer SET query = ?, sources = '[]', citations = '[]', follow_ups = '[]',
                           metadata = '{}', tier = NULL, state = 'streaming', failure_message = NULL, writer_pid = ?,
                           created_at = ?, updated_at = ?
                         WHERE id = ?
                         """,
                     arguments: [query, pid, stamp, stamp, id])
+                try AnswerTextChunks.replace(id, with: "", db)
             } else {
                 position =
                     try Int.fetchOne(
@@ -235,10 +251,25 @@ public final class SQLiteConversationStore: ConversationStore {
         try await write("checkpointing answer \(id)") { db in
             try db.execute(
                 sql: """
-                    UPDATE answer SET text = ?, sources = ?, tier = COALESCE(?, tier), updated_at = ?
+                    UPDATE answer SET sources = ?, tier = COALESCE(?, tier), updated_at = ?
                     WHERE id = ? AND state = 'streaming'
                     """,
-                arguments: [text, sourcesJSON, tier, stamp, id])
+                arguments: [sourcesJSON, tier, stamp, id])
+            if db.changesCount > 0 { try AnswerTextChunks.replace(id, with: text, db) }
+        }
+    }
+
+    public func checkpointAnswer(_ id: String, appending chunk: String, sources: [Source]?, tier: String?) async throws {
+        let stamp = now().timeIntervalSince1970
+        let sourcesJSON = try sources.map(Self.json)
+        try await write("checkpointing answer \(id)") { db in
+            guard try AnswerTextChunks.append(chunk, to: id, db) || sourcesJSON != nil || tier != nil else { return }
+            try db.execute(
+                sql: """
+                    UPDATE answer SET sources = COALESCE(?, sources), tier = COALESCE(?, tier), updated_at = ?
+                    WHERE id = ? AND state = 'streaming'
+                    """,
+                arguments: [sourcesJSON, tier, stamp, id])
         }
     }
 
@@ -267,21 +298,32 @@ public final class SQLiteConversationStore: ConversationStore {
             // Sources from the terminal update replace the checkpointed ones only when it has any.
             try db.execute(
                 sql: """
-                    UPDATE answer SET text = ?, sources = CASE WHEN ? = '[]' THEN sources ELSE ? END, citations = ?,
+                    UPDATE answer SET sources = CASE WHEN ? = '[]' THEN sources ELSE ? END, citations = ?,
                       follow_ups = ?, metadata = ?, state = ?, failure_message = ?, writer_pid = NULL, updated_at = ?
                     WHERE id = ?
                     """,
                 arguments: [
-                    text, columns.sources, columns.sources, columns.citations, columns.followUps, columns.metadata,
+                    columns.sources, columns.sources, columns.citations, columns.followUps, columns.metadata,
                     ending.state.rawValue, failureMessage, stamp, id,
                 ])
             let changed = db.changesCount
+            guard changed > 0 else { return changed }
+            try AnswerTextChunks.finish(id, with: text, db)
             try db.execute(
                 sql: "UPDATE conversation SET updated_at = ? WHERE id = (SELECT conversation_id FROM answer WHERE id = ?)",
                 arguments: [stamp, id])
             return changed
         }
         if changed == 0 { throw ConversationStoreError.notFound(id) }
+        await truncateLog()
+    }
+
+    /// Folds the write-ahead log into the database file and empties it, so a finished answer leaves
+    /// no log as large as its text behind. Readers of another process can keep it from completing;
+    /// the next answer's end tries again.
+    private func truncateLog() async {
+        guard writer is DatabasePool else { return }
+        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     /// Marks streaming answers whose writer process is gone as interrupted, again (opening the store
@@ -289,103 +331,6 @@ public final class SQLiteConversationStore: ConversationStore {
     @discardableResult
     public func recoverInterruptedAnswers() async throws -> [String] {
         try await write("recovering interrupted answers") { db in try Self.recoverInterruptedAnswers(db) }
-    }
-
-    // MARK: Schema
-
-    private static var configuration: Configuration {
-        var configuration = Configuration()
-        configuration.label = "Cadence.conversations"
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            if !db.configuration.readonly, try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
-        }
-        return configuration
-    }
-
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: conversations and answers") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE conversation (
-                      id TEXT PRIMARY KEY NOT NULL,
-                      title TEXT NOT NULL,
-                      has_placeholder_title INTEGER NOT NULL DEFAULT 0,
-                      created_at REAL NOT NULL,
-                      updated_at REAL NOT NULL
-                    );
-                    CREATE TABLE answer (
-                      id TEXT PRIMARY KEY NOT NULL,
-                      conversation_id TEXT NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
-                      position INTEGER NOT NULL,
-                      query TEXT NOT NULL,
-                      text TEXT NOT NULL DEFAULT '',
-                      sources TEXT NOT NULL DEFAULT '[]',
-                      citations TEXT NOT NULL DEFAULT '[]',
-                      follow_ups TEXT NOT NULL DEFAULT '[]',
-                      metadata TEXT NOT NULL DEFAULT '{}',
-                      tier TEXT,
-                      state TEXT NOT NULL,
-                      failure_message TEXT,
-                      writer_pid INTEGER,
-                      created_at REAL NOT NULL,
-                      updated_at REAL NOT NULL,
-                      UNIQUE (conversation_id, position)
-                    );
-                    CREATE INDEX answer_by_state ON answer (state);
-                    """)
-        }
-        return migrator
-    }
-
-    private static func openFile(at path: String) throws -> DatabasePool {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw ConversationStoreError.unreadable(path: path, detail: "cannot create its folder (\(error.localizedDescription))")
-        }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw ConversationStoreError.unreadable(path: path, detail: "it is a directory") }
-            if !FileManager.default.isReadableFile(atPath: path) {
-                throw ConversationStoreError.unreadable(path: path, detail: "permission denied")
-            }
-            if let tables = foreignTables(at: path) { throw ConversationStoreError.foreign(path: path, tables: tables) }
-        }
-        do {
-            return try DatabasePool(path: path, configuration: configuration)
-        } catch let error as DatabaseError {
-            throw storeError(error, path: path, operation: "opening")
-        }
-    }
-
-    /// The tables of another program's database at `path`: it has tables, or migrations, and none of
-    /// Cadence's migrations was applied to it. `nil` for an empty file, a Cadence history, or a file
-    /// that cannot be read as a database (the writable open reports that, as before). Read through a
-    /// read-only connection, before the store's own connection switches the file to WAL.
-    private static func foreignTables(at path: String) -> [String]? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        guard
-            let probe = try? DatabaseQueue(path: path, configuration: configuration),
-            let (tables, applied) = try? probe.read({ db in
-                (
-                    try String.fetchAll(
-                        db,
-                        sql: """
-                            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
-                            """),
-                    try migrator.appliedIdentifiers(db)
-                )
-            })
-        else { return nil }
-        let isEmpty = tables.allSatisfy { $0 == "grdb_migrations" } && applied.isEmpty
-        guard !isEmpty, applied.isDisjoint(with: migrator.migrations) else { return nil }
-        return tables
     }
 
     // MARK: Rows
@@ -417,14 +362,14 @@ public final class SQLiteConversationStore: ConversationStore {
             answerCount: row["answer_count"])
     }
 
-    private static func answer(_ row: Row) throws -> StoredAnswer {
+    private static func answer(_ row: Row, text: String) throws -> StoredAnswer {
         let stateName: String = row["state"]
         guard let state = AnswerState(rawValue: stateName) else {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "answer \(row["id"] as String) has unknown state '\(stateName)'")
         }
         return StoredAnswer(
             id: row["id"], conversationID: row["conversation_id"], position: row["position"], query: row["query"],
-            text: row["text"], sources: try decode(row["sources"]), citations: try decode(row["citations"]),
+            text: text, sources: try decode(row["sources"]), citations: try decode(row["citations"]),
             followUps: try decode(row["follow_ups"]), metadata: try decode(row["metadata"]), tier: row["tier"],
             state: state, failureMessage: row["failure_message"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
@@ -490,7 +435,7 @@ public final class SQLiteConversationStore: ConversationStore {
         }
     }
 
-    private static func storeError(_ error: DatabaseError, path: String, operation: String) -> ConversationStoreError {
+    static func storeError(_ error: DatabaseError, path: String, operation: String) -> ConversationStoreError {
         let detail = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: detail)

@@ -72,6 +72,23 @@ import Testing
         #expect(TerminalSanitizer.printable("a\u{1B}b\u{85}c\u{0}d\re") == "a␛b�c␀d␍e")
     }
 
+    /// "Trojan Source": an override or isolate makes the terminal show the text after it in another
+    /// order than it reads, so `admin = false ‮ ⁦// user⁩ ⁦` could show as something else entirely.
+    @Test func bidirectionalControlsShowAsSymbols() {
+        let controls: [Unicode.Scalar] = ["\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+            "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"]
+        for control in controls {
+            let text = "is \(control)admin\u{202C} ok"
+            #expect(TerminalSanitizer.needsReplacing(text), "U+\(String(control.value, radix: 16))")
+            #expect(TerminalSanitizer.printable(text) == "is �admin� ok", "U+\(String(control.value, radix: 16))")
+        }
+        let plain = ANSIRenderer(width: 80, colors: false).render(MarkdownParser().parse("a \u{202E}txt.exe\n"))
+        #expect(plain == "a �txt.exe\n", "\(plain.debugDescription)")
+        // The marks stay (right-to-left text needs them), and so do their neighbours in UTF-8.
+        let marks = "שלום\u{200F} (1) \u{200E}x\u{061C}y \u{2065}\u{2070}\u{2029}\u{2010}"
+        #expect(!TerminalSanitizer.needsReplacing(marks) && TerminalSanitizer.printable(marks) == marks)
+    }
+
     @Test func wideCharactersCountTwoColumns() {
         let text = String(repeating: "漢字", count: 20)
         let output = ANSIRenderer(width: 20, colors: false).render(MarkdownParser().parse(text))

@@ -321,6 +321,22 @@ struct ProviderCommandTests {
         }
     }
 
+    @Test("decode --dialect auto that cannot tell the dialect exits 1 and says how to name it")
+    func undetectableDialect() async throws {
+        // Before, it printed the unknown_dialect error as an event and exited 0, as if decoding had worked.
+        let short = Data("data: {\"hello\": 1}\n\n".utf8)
+        let long = Data(("data: {\"x\": \"" + String(repeating: "y", count: 100_000) + "\"}\n\n").utf8)
+        for input in [short, long] {
+            let result = try await CadenceBinary.run(["decode", "--dialect", "auto", "-"], stdin: input)
+            #expect(result.status == 1, "\(input.count) bytes: stderr \(result.stderr)")
+            #expect(result.stdout.contains("unknown_dialect"), "the error event is still printed: \(result.stdout)")
+            #expect(
+                result.stderr.contains("cadence decode: unknown_dialect: could not tell the stream's dialect")
+                    && result.stderr.contains("--dialect NAME"),
+                "stderr: \(result.stderr)")
+        }
+    }
+
     @Test("decode --dialect names an unknown dialect clearly")
     func unknownDialect() async throws {
         let result = try await CadenceBinary.run(["decode", "--dialect", "telepathy", "-"], stdin: Data())

@@ -76,9 +76,12 @@ struct DecodeCommand: ParsableCommand {
             ?? .autoDetecting(limits: sseLimits.limits)
         var failure: ModelStreamError?
         var check = DialectCheck()
+        // Auto-detection that gave up: the decoder reports it as an event and skips the rest.
+        var undetected: ModelError?
         func emit(_ events: [ModelEvent]) {
             for event in events {
                 check.saw(event)
+                if case .error(let error) = event, error.code == ModelError.unknownDialect { undetected = error }
                 Swift.print(event.jsonLine())
             }
         }
@@ -90,9 +93,9 @@ struct DecodeCommand: ParsableCommand {
                 failure = error
             }
             Self.flushOutput()
-            return failure == nil
+            return failure == nil && undetected == nil
         }
-        if failure == nil {
+        if failure == nil, undetected == nil {
             do throws(ModelStreamError) {
                 emit(try decoder.finish())
             } catch {
@@ -101,6 +104,9 @@ struct DecodeCommand: ParsableCommand {
         }
         if let failure {
             throw Self.stop(SSELimitOptions.message(failure.code, limit: failure.limit))
+        }
+        if let undetected {
+            throw Self.stop("\(ModelError.unknownDialect): \(undetected.message); give it with --dialect NAME")
         }
         if let named, let warning = check.warning(named) {
             FileHandle.standardError.write(Data("cadence decode: \(warning)\n".utf8))

@@ -43,10 +43,15 @@ struct HistoryOptions: ParsableArguments {
     /// one-line error naming the file and exits with failure: history is never dropped silently.
     /// `answering`: whether the command would answer without the store (`--no-history` is then a way
     /// out, and the error says so); `--list`, `--rename` and `--delete` work only on the store.
+    /// A database this user may not write opens read-only: `--list` reads it, answering refuses it.
     func openStore(answering: Bool = true) throws -> SQLiteConversationStore? {
         guard !noHistory else { return nil }
         do {
-            return try SQLiteConversationStore(path: path, makeID: Self.makeConversationID)
+            let store = try SQLiteConversationStore(path: path, makeID: Self.makeConversationID)
+            if answering, store.isReadOnly {
+                throw ValidationError("cannot save answers in the conversation database \(path): it is read-only")
+            }
+            return store
         } catch {
             TerminalOutput.error("\(error)")
             TerminalOutput.error(
