@@ -23,16 +23,17 @@ struct BoundedEventsTests {
         let text = Self.deltas.joined() + "Done."
         try await ModelResearchServerTests.withResearch(
             model: ModelResearchServerTests.model { _ in .text(Self.deltas + ["Done."]) }
-        ) { server, model in
+        ) { server, _ in
             let transport = SSETransport(baseURL: server.baseURL)
             // Read the first events, then stop reading: the reader pauses.
             let (answerID, first) = await openAndReceive(transport, ModelResearchServerTests.question, stopAfter: 2)
             let id = try #require(answerID)
             let cursor = try #require(first.sequences.last)
-            // The model writes its whole answer while nobody reads.
-            await model.waitForRequests(3)
-            let write = try #require(ModelResearchServerTests.writeRequest(model))
-            await model.waitUntilClosed(request: write)
+            // The answer is written to its end while this reader pauses: another reader, reading
+            // live, sees its `complete`.
+            let (_, live) = await openAndReceive(
+                transport, ModelResearchServerTests.question, resume: ResumeCursor(answerID: id, lastSequence: 0))
+            #expect(live.endsWithComplete)
 
             let (_, rest) = await openAndReceive(
                 transport, ModelResearchServerTests.question, resume: ResumeCursor(answerID: id, lastSequence: cursor))
