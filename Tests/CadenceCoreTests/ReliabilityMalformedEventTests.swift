@@ -9,14 +9,19 @@ struct ReliabilityMalformedEventTests {
         message: "event \"token\": \"content\" must be a string; found 7", retryable: false, beforeFirstByte: false,
         malformedEvent: true)
 
-    @Test("a malformed event resumes after the last event applied, and the answer completes")
-    func aMalformedEventResumes() throws {
+    /// A machine that applied "AB" (sequence 1), met a malformed event at 2 s, and is connected again
+    /// at 3 s by a resume after sequence 1.
+    func resumedAfterMalformedEvent() throws -> AnswerStreamMachine {
         var machine = streamingMachine()
         _ = machine.received(tokenEvent("AB", 1), now: .seconds(1))
-        let actions = machine.connectionFailed(Self.malformed, now: .seconds(2))
-        let delay = try #require(actions.updates.first?.reconnectDelay)
-        #expect(machine.deadlinePassed(now: .seconds(2) + delay) == [.connect(resume: ResumeCursor(answerID: "a1", lastSequence: 1))])
+        try machine.expectDropResumes(at: .seconds(2), after: 1, failure: Self.malformed)
         #expect(machine.connected(answerID: "a1", now: .seconds(3)) == [.emit(.reconnected)])
+        return machine
+    }
+
+    @Test("a malformed event resumes after the last event applied, and the answer completes")
+    func aMalformedEventResumes() throws {
+        var machine = try resumedAfterMalformedEvent()
         _ = machine.received(tokenEvent("CD", 2), now: .seconds(3))
         _ = machine.received(completeEvent(3), now: .seconds(3))
         #expect(machine.connectionClosed(now: .seconds(4)).updates.first?.completion?.text == "ABCD")
@@ -24,14 +29,10 @@ struct ReliabilityMalformedEventTests {
 
     @Test("the same place malformed again after the resume ends the answer, text kept")
     func aRepeatEndsTheAnswer() throws {
-        var machine = streamingMachine()
-        _ = machine.received(tokenEvent("AB", 1), now: .seconds(1))
-        let first = machine.connectionFailed(Self.malformed, now: .seconds(2))
-        let delay = try #require(first.updates.first?.reconnectDelay)
-        _ = machine.deadlinePassed(now: .seconds(2) + delay)
-        _ = machine.connected(answerID: "a1", now: .seconds(3))
+        var machine = try resumedAfterMalformedEvent()
         let again = machine.connectionFailed(Self.malformed, now: .seconds(3))
         let failure = try #require(again.updates.first?.failure)
+        #expect(again.count == 1)
         #expect(failure.code == .interrupted)
         #expect(failure.partialText == "AB")
         #expect(failure.message.contains("after sequence 1 again"))
@@ -40,14 +41,8 @@ struct ReliabilityMalformedEventTests {
 
     @Test("a malformed event further on, after progress, gets its own resume")
     func progressMeansANewPlace() throws {
-        var machine = streamingMachine()
-        _ = machine.received(tokenEvent("AB", 1), now: .seconds(1))
-        let first = machine.connectionFailed(Self.malformed, now: .seconds(2))
-        _ = machine.deadlinePassed(now: .seconds(2) + (try #require(first.updates.first?.reconnectDelay)))
-        _ = machine.connected(answerID: "a1", now: .seconds(3))
+        var machine = try resumedAfterMalformedEvent()
         _ = machine.received(tokenEvent("CD", 2), now: .seconds(3))
-        let second = machine.connectionFailed(Self.malformed, now: .seconds(4))
-        let delay = try #require(second.updates.first?.reconnectDelay)
-        #expect(machine.deadlinePassed(now: .seconds(4) + delay) == [.connect(resume: ResumeCursor(answerID: "a1", lastSequence: 2))])
+        try machine.expectDropResumes(at: .seconds(4), after: 2, failure: Self.malformed)
     }
 }

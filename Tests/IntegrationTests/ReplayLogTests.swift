@@ -14,59 +14,45 @@ struct ReplayLogTests {
         return .token(String(repeating: "a", count: bytes - empty - ReplayLimits.eventOverhead))
     }
 
-    /// Appends `count` events of 64 KiB to answer "a", `every` apart on `clock`.
-    static func append(_ count: Int, every: Duration, to logs: AnswerLogs, clock: ManualClock, from: Int = 1) async {
-        for index in 0..<count {
-            if index > 0 || from > 1 { clock.advance(by: every) }
-            await logs.append(token(charged: 64 << 10, sequence: from + index), to: "a")
+    /// Logs `count` events of 64 KiB for one answer, `every` apart on a test clock, under `limits`,
+    /// and returns the sequences still kept.
+    static func kept(_ count: Int, every: Duration, limits: ReplayLimits = ReplayLimits()) async throws -> [Int] {
+        let clock = ManualClock()
+        let logs = AnswerLogs(limits: limits, clock: clock)
+        await logs.open("a")
+        for sequence in 1...count {
+            if sequence > 1 { clock.advance(by: every) }
+            await logs.append(token(charged: 64 << 10, sequence: sequence), to: "a")
         }
+        var first = count
+        while first > 0, (try? await logs.check("a", after: first - 1)) != nil { first -= 1 }
+        let slice = try await logs.snapshot("a", after: first)
+        return slice.events.compactMap(\.event.sequence)
     }
 
     @Test("events of the last 60 s are kept past 16 MiB")
     func theWindowKeepsRecentEventsPastTheByteFloor() async throws {
-        let clock = ManualClock()
-        let logs = AnswerLogs(limits: ReplayLimits(), clock: clock)
-        await logs.open("a")
         // 512 events of 64 KiB = 32 MiB within 51 s: every one is younger than 60 s.
-        await Self.append(512, every: .milliseconds(100), to: logs, clock: clock)
-        try await logs.check("a", after: 0)
-        let slice = try await logs.snapshot("a", after: 0)
-        #expect(slice.events.count == 512)
+        #expect(try await Self.kept(512, every: .milliseconds(100)) == Array(1...512))
     }
 
     @Test("once older than 60 s, events past 16 MiB go, oldest first, and the newest 16 MiB stay")
     func theByteFloorKeepsOldEvents() async throws {
-        let clock = ManualClock()
-        let logs = AnswerLogs(limits: ReplayLimits(), clock: clock)
-        await logs.open("a")
-        // 400 events, one per second: at the end, those older than 60 s are kept only as the newest 16 MiB.
-        await Self.append(400, every: .seconds(1), to: logs, clock: clock)
-        let slice = try await logs.snapshot("a", after: 400 - 256)
-        #expect(slice.events.count == 256, "the newest 16 MiB: 256 events of 64 KiB")
-        await #expect(throws: AnswerLookupError.self) { try await logs.check("a", after: 400 - 257) }
+        // 400 events, one per second: those older than 60 s are kept only as the newest 16 MiB.
+        #expect(try await Self.kept(400, every: .seconds(1)) == Array(145...400), "256 events of 64 KiB")
     }
 
     @Test("a flood within the window stops at the byte ceiling")
     func theCeilingHoldsAgainstAFlood() async throws {
-        let clock = ManualClock()
-        // The default ceiling is 4 × the floor; a smaller pair keeps the flood short.
-        let logs = AnswerLogs(limits: ReplayLimits(maxBytes: 4 << 20, ceilingBytes: 16 << 20), clock: clock)
-        await logs.open("a")
-        // 500 events of 64 KiB (31 MiB) in one instant.
-        await Self.append(500, every: .zero, to: logs, clock: clock)
-        let slice = try await logs.snapshot("a", after: 500 - 256)
-        #expect(slice.events.count == 256, "16 MiB: 256 events of 64 KiB")
-        await #expect(throws: AnswerLookupError.self) { try await logs.check("a", after: 500 - 257) }
+        // 500 events of 64 KiB (31 MiB) in one instant. The default ceiling is 4 × the floor; a
+        // smaller pair keeps the flood short.
+        let limits = ReplayLimits(maxBytes: 4 << 20, ceilingBytes: 16 << 20)
+        #expect(try await Self.kept(500, every: .zero, limits: limits) == Array(245...500), "16 MiB")
     }
 
     @Test("with no window, the old count and byte limits apply at once")
     func noWindowMeansTheFloorIsTheLimit() async throws {
-        let clock = ManualClock()
-        let logs = AnswerLogs(limits: ReplayLimits(maxEvents: 5, window: .zero), clock: clock)
-        await logs.open("a")
-        await Self.append(8, every: .milliseconds(1), to: logs, clock: clock)
-        let slice = try await logs.snapshot("a", after: 3)
-        #expect(slice.events.map(\.event.sequence) == [4, 5, 6, 7, 8])
-        await #expect(throws: AnswerLookupError.self) { try await logs.check("a", after: 2) }
+        let limits = ReplayLimits(maxEvents: 5, window: .zero)
+        #expect(try await Self.kept(8, every: .milliseconds(1), limits: limits) == [4, 5, 6, 7, 8])
     }
 }
