@@ -197,6 +197,7 @@ enum AnswerStreamDriver {
         let retryable = error.code == .transport || error.retryable
         return ConnectionFailure(
             message: error.message, retryable: retryable, retryAfter: error.retryAfter, status: error.status,
-            beforeFirstByte: beforeFirstByte, exceededLimit: error.exceededLimit)
+            beforeFirstByte: beforeFirstByte, exceededLimit: error.exceededLimit,
+            malformedEvent: error.code == .malformedEvent && !beforeFirstByte)
     }
 }

@@ -24,20 +24,24 @@ actor AnswerLogs {
     }
 
     let limits: ReplayLimits
+    /// The time since this node's logs started, on the injected clock: when each event was logged.
+    private let now: @Sendable () -> Duration
     private var entries: [String: Entry] = [:]
     /// Ids of forgotten answers (the most recent 10,000), so a late resume gets 410 rather than 404.
     private var forgotten = RecentSet(capacity: 10_000)
     private var nextWaiter = 0
     private var stopped = false
 
-    init(limits: ReplayLimits) {
+    init<C: Clock<Duration>>(limits: ReplayLimits, clock: C) {
         self.limits = limits
+        let start = clock.now
+        self.now = { start.duration(to: clock.now) }
     }
 
     /// Starts an empty log for an answer.
     func open(_ id: String) {
         guard !stopped, entries[id] == nil else { return }
-        entries[id] = Entry(log: ReplayLog(maxEvents: limits.maxEvents, maxBytes: limits.maxBytes))
+        entries[id] = Entry(log: ReplayLog(limits: limits))
     }
 
     func contains(_ id: String) -> Bool { entries[id] != nil }
@@ -53,7 +57,7 @@ actor AnswerLogs {
     @discardableResult
     func append(_ kind: ResearchEvent.Kind, to id: String) -> Bool {
         guard entries[id]?.finished == false else { return false }
-        entries[id]?.log.append(kind)
+        entries[id]?.log.append(kind, at: now())
         wakeWaiters(of: id)
         return true
     }
@@ -77,7 +81,7 @@ actor AnswerLogs {
                 if appended { entries[id] = entry; wakeWaiters(of: id) }
                 return .gap
             }
-            entry.log.append(event.kind)
+            entry.log.append(event.kind, at: now())
             appended = true
         }
         entries[id] = entry

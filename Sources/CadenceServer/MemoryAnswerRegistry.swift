@@ -28,7 +28,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         self.limits = limits
         self.admission = admission
         self.metrics = metrics
-        self.logs = AnswerLogs(limits: limits)
+        self.logs = AnswerLogs(limits: limits, clock: clock)
     }
 
     func start(_ request: AnswerRequest, conversationID: String?) async throws -> String {

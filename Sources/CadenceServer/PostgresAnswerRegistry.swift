@@ -70,7 +70,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         self.client = PostgresClient(
             configuration: configuration.clientConfiguration(applicationName: "cadence \(node)"), backgroundLogger: logger)
         self.journal = PostgresAnswerJournal(client: client, logger: logger)
-        self.logs = AnswerLogs(limits: limits)
+        self.logs = AnswerLogs(limits: limits, clock: clock)
     }
 
     /// Connects, brings the schema up to date and starts listening; throws ``ServerStartError`` with

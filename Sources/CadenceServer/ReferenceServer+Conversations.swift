@@ -48,12 +48,15 @@ extension ReferenceServer {
     /// A non-negative integer cursor from a JSON member (a WebSocket `resume`'s `last_sequence`);
     /// absent means 0, and anything else (a string, a fraction, `null`) is refused like a malformed
     /// `Last-Event-ID`, never read as "no cursor", which would replay the answer from its start.
+    /// A whole number too large for a JSON reader to hold exactly (2^53 and up) is still a cursor,
+    /// past every answer's end, so it is refused with 416 as the same number in `Last-Event-ID` is.
     static func cursor(_ value: JSONValue?, name: String) throws -> Int {
         guard let value else { return 0 }
-        guard let sequence = value.intValue, sequence >= 0 else {
+        if let sequence = value.intValue, sequence >= 0 { return sequence }
+        guard case .number(let number) = value, number >= 0, number.rounded() == number else {
             throw APIError.badRequest("\(name) must be a non-negative integer, not \(value.jsonText)")
         }
-        return sequence
+        return Int(exactly: number) ?? .max
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {

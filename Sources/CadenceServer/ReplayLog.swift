@@ -17,19 +17,29 @@ struct LoggedEvent: Sendable {
     }
 }
 
-/// The retained events of one answer, bounded in count and bytes: the oldest are dropped first.
+/// The retained events of one answer, bounded as ``ReplayLimits`` says: the oldest are dropped first,
+/// once they are past both the byte (or count) floor and the time window, or at once past the ceiling.
 ///
 /// Entries are keyed by sequence number. The `: flush-tokens` marker has no sequence of its own and
 /// is keyed with the event that follows it (`complete`), so "everything after N" always includes it
 /// when it includes `complete`.
 struct ReplayLog: Sendable {
     struct Entry: Sendable {
+        init(key: Int, logged: LoggedEvent, at: Duration) {
+            self.key = key
+            self.logged = logged
+            self.bytes = logged.jsonText.utf8.count + ReplayLimits.eventOverhead
+            self.at = at
+        }
+
         var key: Int
         var logged: LoggedEvent
         var bytes: Int
+        /// When it was logged, as time since the log's clock started.
+        var at: Duration
     }
 
-    let maxEvents, maxBytes: Int
+    let limits: ReplayLimits
     private var entries: [Entry] = []
     private var head = 0
     private(set) var bytes = 0
@@ -37,9 +47,12 @@ struct ReplayLog: Sendable {
     private(set) var lastSequence = 0
     private var sentTokens = false
 
-    init(maxEvents: Int, maxBytes: Int) {
-        self.maxEvents = max(1, maxEvents)
-        self.maxBytes = max(1, maxBytes)
+    init(limits: ReplayLimits) {
+        var limits = limits
+        limits.maxEvents = max(1, limits.maxEvents)
+        limits.maxBytes = max(1, limits.maxBytes)
+        limits.ceilingBytes = max(limits.ceilingBytes, limits.maxBytes)
+        self.limits = limits
     }
 
     /// The smallest sequence number still retained (`lastSequence + 1` when nothing is).
@@ -47,16 +60,15 @@ struct ReplayLog: Sendable {
         head < entries.count ? entries[head].key : lastSequence + 1
     }
 
-    /// Numbers and stores one engine event. A `complete` after tokens is preceded by a
-    /// `flushTokens` marker.
-    mutating func append(_ kind: ResearchEvent.Kind) {
+    /// Numbers and stores one engine event, logged at `now` (time on the log's clock). A `complete`
+    /// after tokens is preceded by a `flushTokens` marker.
+    mutating func append(_ kind: ResearchEvent.Kind, at now: Duration) {
         if case .token = kind { sentTokens = true }
         if case .complete = kind, sentTokens {
-            store(Entry(key: lastSequence + 1, logged: LoggedEvent(ResearchEvent(kind: .flushTokens)), bytes: 16))
+            store(Entry(key: lastSequence + 1, logged: LoggedEvent(ResearchEvent(kind: .flushTokens)), at: now), now: now)
         }
         lastSequence += 1
-        let logged = LoggedEvent(ResearchEvent(sequence: lastSequence, kind: kind))
-        store(Entry(key: lastSequence, logged: logged, bytes: logged.jsonText.utf8.count))
+        store(Entry(key: lastSequence, logged: LoggedEvent(ResearchEvent(sequence: lastSequence, kind: kind)), at: now), now: now)
     }
 
     /// Whether the events after `sequence` are all still here.
@@ -75,10 +87,13 @@ struct ReplayLog: Sendable {
         return result
     }
 
-    private mutating func store(_ entry: Entry) {
+    private mutating func store(_ entry: Entry, now: Duration) {
         entries.append(entry)
         bytes += entry.bytes
-        while entries.count - head > maxEvents || (bytes > maxBytes && entries.count - head > 1) {
+        while entries.count - head > 1 {
+            let overFloor = entries.count - head > limits.maxEvents || bytes > limits.maxBytes
+            let outsideWindow = entries[head].at < now - limits.window
+            guard bytes > limits.ceilingBytes || (overFloor && outsideWindow) else { break }
             bytes -= entries[head].bytes
             head += 1
         }

@@ -40,14 +40,16 @@ func streamingMachine(
 }
 
 extension AnswerStreamMachine {
-    /// The connection breaks mid-answer at `now`: checks that the machine waits, and that once the
-    /// delay it announced has passed it connects again, resuming answer `a1` after `lastSequence`.
-    /// Returns the actions of the break.
+    /// The connection breaks mid-answer at `now` (by `failure`, a reset unless given): checks that
+    /// the machine waits, and that once the delay it announced has passed it connects again, resuming
+    /// answer `a1` after `lastSequence`. Returns the actions of the break.
     @discardableResult
     mutating func expectDropResumes(
-        at now: Duration, after lastSequence: Int, sourceLocation: SourceLocation = #_sourceLocation
+        at now: Duration, after lastSequence: Int,
+        failure: ConnectionFailure = .transport("reset", beforeFirstByte: false),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [Action] {
-        let actions = connectionFailed(.transport("reset", beforeFirstByte: false), now: now)
+        let actions = connectionFailed(failure, now: now)
         let delay = try #require(actions.updates.first?.reconnectDelay, sourceLocation: sourceLocation)
         #expect(
             deadlinePassed(now: now + delay) == [

@@ -63,7 +63,7 @@ struct AnswerCancelTests {
     @Test func anAnswerWhoseFirstEventsLeftTheReplayLogCanStillBeCancelled() async throws {
         let engine = ScriptedEngine()
         var configuration = ServerConfiguration()
-        configuration.replay = ReplayLimits(maxEvents: 2)
+        configuration.replay = ReplayLimits(maxEvents: 2, window: .zero)
         try await withServer(engine: engine, configuration: configuration) { server in
             // One token at a time, each read before the next, so the reader itself never falls behind.
             let connection = try await SSETransport(baseURL: server.baseURL).open(Self.question, resume: nil)

@@ -109,6 +109,24 @@ struct ResumeCursorTests {
         }
     }
 
+    @Test("a cursor of 2^53 or more is past the end, 416, over the WebSocket as over SSE (it was 400 there)")
+    func hugeCursorIsOutOfRangeOnEveryTransport() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let (answerID, full) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
+            #expect(full.endsWithComplete)
+            let id = try #require(answerID)
+            for cursor in [1 << 53, (1 << 53) + 2, Int.max] {
+                for transport in [SSETransport(baseURL: server.baseURL), WebSocketTransport(baseURL: server.baseURL)]
+                    as [any ResearchTransport]
+                {
+                    let (_, past) = await openAndReceive(
+                        transport, Self.question, resume: ResumeCursor(answerID: id, lastSequence: cursor))
+                    Self.expectOutOfRange(past.clientError, events: try #require(full.sequences.last))
+                }
+            }
+        }
+    }
+
     @Test("AnswerStream fails at once, typed, when the server refuses its resume cursor, keeping its text")
     func answerStreamSurfacesTheRefusal() async throws {
         let script = FaultScript.answer(text: "Partial text, then a server that has fewer events than this client.")

@@ -38,7 +38,7 @@ struct TransportSSETests {
     func evictedEvents() async throws {
         let engine = ScriptedEngine()
         var configuration = ServerConfiguration()
-        configuration.replay = ReplayLimits(maxEvents: 5)
+        configuration.replay = ReplayLimits(maxEvents: 5, window: .zero)
         try await withServer(engine: engine, configuration: configuration) { server in
             let transport = SSETransport(baseURL: server.baseURL)
             engine.push(.token("a"), .token("b"))

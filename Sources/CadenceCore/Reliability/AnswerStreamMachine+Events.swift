@@ -72,10 +72,13 @@ extension AnswerStreamMachine {
     }
 
     /// The connection could not be opened, or broke. Retries when the failure is retryable and the
-    /// answer can go on without losing or doubling text; otherwise ends the answer.
+    /// answer can go on without losing or doubling text; otherwise ends the answer. A malformed event
+    /// (``ConnectionFailure/malformedEvent``) resumes from the last event applied, once per place: the
+    /// same place failing again ends the answer with its text kept.
     public mutating func connectionFailed(_ failure: ConnectionFailure, now: Duration) -> [Action] {
         guard let connection else { return [] }
         if let timedOut = expireTimeouts(now: now) { return timedOut }
+        if failure.malformedEvent { return malformedEventEnded(connection, failure, now: now) }
         return connectionLost(failure, connection: connection, now: now, closing: false)
     }
 

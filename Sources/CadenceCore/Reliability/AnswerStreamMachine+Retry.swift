@@ -32,6 +32,33 @@ extension AnswerStreamMachine {
         return finish(.failed(ending), closing: closing)
     }
 
+    /// A malformed event ended `connection`. The first time at a place (the last sequence applied),
+    /// the answer resumes from there, as after a drop: the event may have been damaged on the way.
+    /// The same place failing again is not a drop, and ends the answer, with its text kept (completed
+    /// if `complete` was already stored).
+    mutating func malformedEventEnded(_ connection: Connection, _ failure: ConnectionFailure, now: Duration) -> [Action] {
+        let place = content.resumeCursor?.lastSequence
+        if let place, malformedAfter != place {
+            malformedAfter = place
+            var resumable = failure
+            resumable.retryable = true
+            return connectionLost(resumable, connection: connection, now: now, closing: false)
+        }
+        if content.storedCompletion != nil {
+            return finish(.completed(content.completion(reason: .completed)), closing: false)
+        }
+        let detail = failure.message.trimmedTrailingPeriod
+        let message =
+            place.map { "The server sent a malformed event after sequence \($0) again after resuming, so the answer ends here: \(detail)." }
+            ?? "The server sent a malformed event and the answer cannot be resumed: \(detail)."
+        return finish(
+            .failed(
+                AnswerFailure(
+                    .interrupted, message: message, partialText: content.text, sources: content.sources,
+                    attempts: attempt)),
+            closing: false)
+    }
+
     /// Waits before the next attempt and tells the consumer.
     mutating func scheduleRetry(retryAfter: Duration?, now: Duration) -> [Action] {
         attempt += 1

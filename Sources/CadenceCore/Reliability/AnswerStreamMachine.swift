@@ -78,6 +78,9 @@ public struct AnswerStreamMachine: Sendable {
     /// Whether the idle timeout already replaced the connection since the last content: it does
     /// so once, and the next idle timeout ends the answer.
     var resumedForIdle = false
+    /// The last sequence applied when a malformed event ended a connection: the resume after it is
+    /// the one chance; a malformed event there again ends the answer.
+    var malformedAfter: Int?
     /// Connection attempts in a row without progress, the current one included.
     public internal(set) var attempt = 0
     /// Every connection asked for, over the answer's life.

@@ -21,11 +21,15 @@ public struct ConnectionFailure: Sendable, Hashable {
     public var beforeFirstByte: Bool
     /// The decoder limit the stream broke (a line or an event too large), when that caused the failure.
     public var exceededLimit: SSEDecoderError.Code?
+    /// Whether an event that could not be read (invalid JSON, a member of the wrong type) ended the
+    /// connection. The machine resumes once from the last event it applied, and ends the answer only
+    /// if the same place fails again.
+    public var malformedEvent: Bool
 
     // `duplicates` pairs these assignments with AnswerFailure's: see the note in CadenceClientError.
     public init(
         message: String, retryable: Bool, retryAfter: Duration? = nil, status: Int? = nil, beforeFirstByte: Bool,
-        exceededLimit: SSEDecoderError.Code? = nil
+        exceededLimit: SSEDecoderError.Code? = nil, malformedEvent: Bool = false
     ) {
         self.message = message
         self.retryable = retryable
@@ -33,6 +37,7 @@ public struct ConnectionFailure: Sendable, Hashable {
         self.status = status
         self.beforeFirstByte = beforeFirstByte
         self.exceededLimit = exceededLimit
+        self.malformedEvent = malformedEvent
     }
 
     /// A response whose status is not 200, before any body byte. `retryable` follows the status.
