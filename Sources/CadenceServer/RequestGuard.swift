@@ -3,8 +3,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// What the server checks on every connection before Hummingbird sees a request: the token and the
-/// declared body size of each request head (``RequestAdmission``), and the time a head may take to
+/// What the server checks on every connection before Hummingbird sees a request: who sent each
+/// request head and its declared body size (``RequestAdmission``), the sender's rate
+/// (``SubjectRateLimiter``), and the time a head may take to
 /// arrive (``RequestHeadDeadline``); and, when the server stops, that a connection which has not
 /// sent a request head yet closes at once (``RequestGuardHandler``).
 ///
@@ -15,11 +16,17 @@ struct RequestGuard: Sendable {
     let admission: RequestAdmission
     let readTimeout: Duration
     let metrics: ServerMetrics
+    /// Requests per minute per subject (``ServerConfiguration/rateLimit``), if limited.
+    let rateLimiter: SubjectRateLimiter?
 
-    init(configuration: ServerConfiguration, metrics: ServerMetrics) {
-        admission = RequestAdmission(configuration: configuration)
+    init(
+        configuration: ServerConfiguration, metrics: ServerMetrics, jwt: JWTVerifier? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        admission = RequestAdmission(configuration: configuration, jwt: jwt)
         readTimeout = configuration.requestReadTimeout
         self.metrics = metrics
+        rateLimiter = configuration.rateLimit.map { SubjectRateLimiter(perMinute: $0, clock: clock) }
     }
 
     /// Wraps a child channel so that each of its connections is guarded.
@@ -38,7 +45,8 @@ struct RequestGuard: Sendable {
         let stopping = channel.parent.map { !$0.isActive } ?? false
         try pipeline.addHandler(RequestBytesWatcher(timer: timer), position: .first)
         try pipeline.addHandler(
-            RequestGuardHandler(admission: admission, timer: timer, metrics: metrics, stopping: stopping),
+            RequestGuardHandler(
+                admission: admission, rateLimiter: rateLimiter, timer: timer, metrics: metrics, stopping: stopping),
             position: .after(decoder))
     }
 }

@@ -2,8 +2,14 @@ import NIOCore
 import NIOHTTP1
 
 /// Sees every request head of a connection right after the HTTP decoder, before the WebSocket
-/// upgrade handler and Hummingbird: refuses the heads ``RequestAdmission`` refuses (401, 413) without
-/// reading their bodies, and tells the ``RequestHeadTimer`` when heads arrive and responses end.
+/// upgrade handler and Hummingbird: refuses the heads ``RequestAdmission`` refuses (401, 413) and
+/// those over the sender's rate (429) without reading their bodies, passes the rest on with the
+/// sender's subject in ``Authenticator/subjectHeader`` (replacing any the client sent), and tells the
+/// ``RequestHeadTimer`` when heads arrive and responses end.
+///
+/// A JSON Web Token is verified off the event loop (its RSA or ECDSA check is CPU work, and jwt-kit's
+/// verification is `async`): while it runs, the connection reads nothing more, what was already read
+/// waits here in order, and the verdict comes back to the event loop before anything passes on.
 ///
 /// A refusal is the server's JSON error with `Connection: close`; the rest of the refused request
 /// is dropped unread and the connection is closed once the response is out. A refusal of a
@@ -33,6 +39,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let admission: RequestAdmission
+    private let rateLimiter: SubjectRateLimiter?
     private let timer: RequestHeadTimer
     private let metrics: ServerMetrics
     /// Requests passed on whose responses have not ended.
@@ -48,9 +55,20 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the server is stopping while no request head has arrived: the connection closes as
     /// soon as it is active.
     private var stopping: Bool
+    /// Whether a token is being verified: reads wait, and the parts read meanwhile are `held`.
+    private var verifying = false
+    private var held: [NIOAny] = []
+    /// A read the pipeline asked for while verifying, to ask for once the verdict is in.
+    private var readWanted = false
+    /// Set when the handler leaves the pipeline: a verdict that comes later is dropped.
+    private var removed = false
 
-    init(admission: RequestAdmission, timer: RequestHeadTimer, metrics: ServerMetrics, stopping: Bool) {
+    init(
+        admission: RequestAdmission, rateLimiter: SubjectRateLimiter?, timer: RequestHeadTimer,
+        metrics: ServerMetrics, stopping: Bool
+    ) {
         self.admission = admission
+        self.rateLimiter = rateLimiter
         self.timer = timer
         self.metrics = metrics
         self.stopping = stopping
@@ -58,6 +76,19 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         closeIfStopping(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+        held = []
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if verifying {
+            readWanted = true
+            return
+        }
+        context.read()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -83,6 +114,10 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if refused { return }
+        if verifying {
+            held.append(data)
+            return
+        }
         guard let part = unwrapInboundIn(data) as? HTTPServerRequestPart else {
             context.fireChannelRead(data)
             return
@@ -90,21 +125,61 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head(let head):
             sawRequestHead = true
-            if let refusal = admission.refusal(
+            switch admission.verdict(
                 path: head.uri, authorization: head.headers.first(name: "authorization"),
                 contentLength: head.headers.first(name: "content-length"))
             {
+            case .refuse(let refusal):
                 refuse(head, with: refusal, context: context)
-                return
+            case .admit(let subject):
+                timer.headReceived()
+                admit(head, subject: subject, context: context)
+            case .verify(let token, let verifier):
+                timer.headReceived()
+                verify(head, token: token, with: verifier, context: context)
             }
-            responsesOwed += 1
-            timer.headReceived()
+            return
         case .body:
             break
         case .end:
             timer.requestEnded()
         }
         context.fireChannelRead(data)
+    }
+
+    /// Passes a head on as `subject`'s, unless the subject is over its rate.
+    private func admit(_ head: HTTPRequestHead, subject: String?, context: ChannelHandlerContext) {
+        if let subject, let refusal = rateLimiter?.admit(subject) {
+            refuse(head, with: refusal, context: context)
+            return
+        }
+        responsesOwed += 1
+        context.fireChannelRead(wrapInboundOut(HTTPServerRequestPart.head(Authenticator.head(head, subject: subject))))
+    }
+
+    /// Verifies the token off the event loop, holding the connection's reads until the verdict.
+    private func verify(
+        _ head: HTTPRequestHead, token: String, with verifier: JWTVerifier, context: ChannelHandlerContext
+    ) {
+        verifying = true
+        let promise = context.eventLoop.makePromise(of: Result<String, APIError>.self)
+        promise.completeWithTask { await verifier.subject(of: token) }
+        promise.futureResult.assumeIsolated().whenSuccess { [self] verdict in
+            guard !removed else { return }
+            verifying = false
+            switch verdict {
+            case .success(let subject): admit(head, subject: subject, context: context)
+            case .failure(let refusal): refuse(head, with: refusal, context: context)
+            }
+            let parts = held
+            held = []
+            for part in parts { channelRead(context: context, data: part) }
+            context.fireChannelReadComplete()
+            if !verifying, readWanted {
+                readWanted = false
+                context.read()
+            }
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -28,6 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
 
             With --token (or $CADENCE_TOKEN) every request but GET /healthz needs Authorization: Bearer TOKEN; \
             clients pass the same --token. A --host other than loopback needs a token, or --allow-anonymous.
+
+            For an app's users, give each their own token: --jwt-secret-file (HS256), or --jwks-file or \
+            --jwks-url (RS256, ES256), with --jwt-issuer and --jwt-audience. Each answer and conversation then \
+            belongs to its token's sub; --max-answers-per-user and --rate-limit bound each user.
             """
     )
 
@@ -39,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var sharing: SharedAnswersOptions
     @OptionGroup var access: AccessOptions
+    @OptionGroup var identity: IdentityOptions
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
@@ -48,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Bound as is, the port would wrap around (65537 is port 1) instead of failing.
             throw ValidationError("--port must be from 0 (a free port) to 65535, not \(port)")
         }
-        if access.requiredToken == nil, !access.allowAnonymous, !Self.isLoopback(host) {
+        if access.requiredToken == nil, !identity.usesJWT, !access.allowAnonymous, !Self.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) lets other machines connect, and without a token anyone could use this server: "
                     + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
@@ -60,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     func serverConfiguration() throws -> ServerConfiguration {
         var configuration = ServerConfiguration(host: host, port: port)
         access.apply(to: &configuration)
+        try identity.apply(to: &configuration)
         configuration.postgres = try sharing.postgresConfiguration()
         return configuration
     }
@@ -75,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let postgres = configuration.postgres {
             TerminalOutput.error("answers are shared through PostgreSQL at \(postgres.redactedURL)")
         }
-        if configuration.token == nil, !Self.isLoopback(host) {
+        if configuration.token == nil, configuration.jwt == nil, !Self.isLoopback(host) {
             TerminalOutput.error("warning: serving \(host) without a token (--allow-anonymous)")
         }
         try await running.wait()
