@@ -30,6 +30,7 @@ let packageOfProduct = [
     "NIOConcurrencyHelpers": "swift-nio", "NIOPosix": "swift-nio", "NIOCore": "swift-nio", "NIOHTTP1": "swift-nio",
     "NIOEmbedded": "swift-nio", "HummingbirdCore": "hummingbird", "CoreMetrics": "swift-metrics",
     "GRDB": "GRDB.swift", "Clocks": "swift-clocks", "JWTKit": "jwt-kit",
+    "CryptoExtras": "swift-crypto",
 ]
 
 extension Target.Dependency {
@@ -67,6 +68,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.1.0"),
+        // For the tests' RSA keys (CryptoExtras); already in the graph through jwt-kit.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
         // `swift package generate-documentation`: the DocC catalogs of every library module (.ci/run builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -159,7 +162,7 @@ let package = Package(
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
                 "CadenceUI", "CadenceResearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
                 .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),
-                .product("JWTKit"),
+                .product("JWTKit"), .product("CryptoExtras"),
             ]),
     ]
 )

@@ -41,7 +41,8 @@ struct RequestRateLimit: Sendable {
         var bucket = refilled(buckets[subject] ?? Bucket(tokens: Double(perMinute), updated: now), at: now)
         defer { buckets[subject] = bucket }
         guard bucket.tokens >= 1 else {
-            let seconds = (1 - bucket.tokens) / perSecond
+            // Less a nanosecond, so that a float's rounding never adds a whole second.
+            let seconds = (1 - bucket.tokens) / perSecond - 1e-9
             return .refuse(retryAfterSeconds: max(1, Int(seconds.rounded(.up))))
         }
         bucket.tokens -= 1
