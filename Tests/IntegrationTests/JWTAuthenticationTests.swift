@@ -1,11 +1,12 @@
 import AsyncHTTPClient
 import CadenceCore
-import CadenceServer
 import CadenceTesting
 import Foundation
 import Hummingbird
 import JWTKit
 import Testing
+
+@testable import CadenceServer
 
 /// `ServerConfiguration.jwt`: each request's JSON Web Token is verified with jwt-kit in the
 /// connection guard, and every wrong token is refused with 401 before any route runs.

@@ -1,18 +1,11 @@
-import CadenceServer
 import CryptoExtras
 import Foundation
 import JWTKit
 
-/// The claims the tests put in tokens; each may be left out or made wrong.
-struct TestClaims: JWTPayload {
-    var sub: SubjectClaim?
-    var exp: ExpirationClaim?
-    var nbf: NotBeforeClaim?
-    var iss: IssuerClaim?
-    var aud: AudienceClaim?
+@testable import CadenceServer
 
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
+/// The claims the tests put in tokens (the server's own claims type); each may be left out or made wrong.
+typealias TestClaims = AccessClaims
 
 /// Keys and tokens for the identity tests, made with jwt-kit as an identity provider would.
 enum JWTTestKeys {
