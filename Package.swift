@@ -29,7 +29,8 @@ let packageOfProduct = [
     "Metrics": "swift-metrics", "Prometheus": "swift-prometheus", "ArgumentParser": "swift-argument-parser",
     "NIOConcurrencyHelpers": "swift-nio", "NIOPosix": "swift-nio", "NIOCore": "swift-nio", "NIOHTTP1": "swift-nio",
     "NIOEmbedded": "swift-nio", "HummingbirdCore": "hummingbird", "CoreMetrics": "swift-metrics",
-    "GRDB": "GRDB.swift", "Clocks": "swift-clocks",
+    "GRDB": "GRDB.swift", "Clocks": "swift-clocks", "JWTKit": "jwt-kit",
+    "CryptoExtras": "swift-crypto",
 ]
 
 extension Target.Dependency {
@@ -66,6 +67,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.1.0"),
+        // For the tests' RSA keys (CryptoExtras); already in the graph through jwt-kit.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
         // `swift package generate-documentation`: the DocC catalogs of every library module (.ci/run builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -93,7 +97,8 @@ let package = Package(
                 .product("Metrics"), .product("Prometheus"), .product("NIOEmbedded"),
                 // Imported directly too, so named, not left to arrive through the products above.
                 .product("HummingbirdCore"), .product("CoreMetrics"), .product("NIOCore"), .product("NIOPosix"),
-                .product("NIOHTTP1"), .product("NIOConcurrencyHelpers"),
+                .product("NIOHTTP1"), .product("NIOConcurrencyHelpers"), .product("JWTKit"),
+                .product("AsyncHTTPClient"),
             ]),
         .target(
             name: "CadenceTesting",
@@ -157,6 +162,7 @@ let package = Package(
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
                 "CadenceUI", "CadenceResearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
                 .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),
+                .product("JWTKit"), .product("CryptoExtras"),
             ]),
     ]
 )

@@ -8,6 +8,8 @@ import CadenceCore
 /// cost one database read, not a thousand.
 actor AnswerLogs {
     private struct Entry {
+        /// Whose answer it is: anyone else is told it does not exist.
+        var subject: String
         var log: ReplayLog
         var finished = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -27,7 +29,8 @@ actor AnswerLogs {
     /// The time since this node's logs started, on the injected clock: when each event was logged.
     private let now: @Sendable () -> Duration
     private var entries: [String: Entry] = [:]
-    /// Ids of forgotten answers (the most recent 10,000), so a late resume gets 410 rather than 404.
+    /// Forgotten answers (the most recent 10,000, each with its subject: ``forgottenKey(_:_:)``),
+    /// so their subject's late resume gets 410 rather than 404.
     private var forgotten = RecentSet(capacity: 10_000)
     private var nextWaiter = 0
     private var stopped = false
@@ -38,10 +41,10 @@ actor AnswerLogs {
         self.now = { start.duration(to: clock.now) }
     }
 
-    /// Starts an empty log for an answer.
-    func open(_ id: String) {
+    /// Starts an empty log for an answer of `subject`.
+    func open(_ id: String, subject: String) {
         guard !stopped, entries[id] == nil else { return }
-        entries[id] = Entry(log: ReplayLog(limits: limits))
+        entries[id] = Entry(subject: subject, log: ReplayLog(limits: limits))
     }
 
     func contains(_ id: String) -> Bool { entries[id] != nil }
@@ -102,7 +105,7 @@ actor AnswerLogs {
     func forget(_ id: String, remembering: Bool) {
         guard let entry = entries.removeValue(forKey: id) else { return }
         for waiter in entry.waiters.values { waiter.resume() }
-        if remembering { forgotten.insert(id) }
+        if remembering { forgotten.insert(Self.forgottenKey(id, entry.subject)) }
     }
 
     /// The ids of logs no reader is waiting on.
@@ -115,33 +118,45 @@ actor AnswerLogs {
         entries.filter { !$0.value.finished }.map(\.key)
     }
 
-    /// Checks that the answer is here, throwing 404 or 410 if not (its early events may be evicted).
-    func requireKnown(_ id: String) throws {
-        guard entries[id] == nil else { return }
-        throw forgotten.contains(id) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+    /// Checks that `subject`'s answer is here, throwing 404 or 410 if not (its early events may be
+    /// evicted). Another subject's answer is unknown to it (404), whether it is here or forgotten,
+    /// exactly like an id that never existed. With no subject (a reader already admitted), a missing
+    /// answer is gone.
+    func requireKnown(_ id: String, subject: String?) throws {
+        if let entry = entries[id] {
+            guard let subject, entry.subject != subject else { return }
+            throw AnswerLookupError.unknown(id)
+        }
+        guard let subject else { throw AnswerLookupError.gone(id) }
+        throw forgotten.contains(Self.forgottenKey(id, subject)) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+    }
+
+    private static func forgottenKey(_ id: String, _ subject: String) -> String {
+        subject + "\n" + id
     }
 
     /// Checks that the events after `sequence` can be replayed, throwing why not. A `sequence` past the
     /// log's last event is refused (``AnswerLookupError/pastEnd(_:after:lastSequence:ended:)``) unless
     /// `pastEndAllowed`: a mirror of a shared answer may lag behind its table, whose registry asks
     /// the table instead.
-    func check(_ id: String, after sequence: Int, pastEndAllowed: Bool = false) throws {
-        _ = try entry(id, after: sequence, pastEndAllowed: pastEndAllowed)
+    func check(_ id: String, of subject: String, after sequence: Int, pastEndAllowed: Bool = false) throws {
+        _ = try entry(id, of: subject, after: sequence, pastEndAllowed: pastEndAllowed)
     }
 
-    /// The events after `sequence` that exist now, without waiting; refused past the end as in ``check(_:after:pastEndAllowed:)``.
-    func snapshot(_ id: String, after sequence: Int, pastEndAllowed: Bool = false) throws -> AnswerSlice {
-        let entry = try entry(id, after: sequence, pastEndAllowed: pastEndAllowed)
+    /// The events after `sequence` that exist now, without waiting; refused past the end as in
+    /// ``check(_:of:after:pastEndAllowed:)``. With no subject, whoever's answer it is.
+    func snapshot(_ id: String, of subject: String?, after sequence: Int, pastEndAllowed: Bool = false) throws -> AnswerSlice {
+        let entry = try entry(id, of: subject, after: sequence, pastEndAllowed: pastEndAllowed)
         return AnswerSlice(events: entry.log.events(after: sequence), finished: entry.finished)
     }
 
     /// The events after `sequence`, waiting until there is at least one or the answer has ended. The
-    /// cursor was checked when the reader came (``check(_:after:pastEndAllowed:)``), so here it may
+    /// cursor was checked when the reader came (``check(_:of:after:pastEndAllowed:)``), so here it may
     /// be ahead of a lagging mirror, which then waits for the table.
     func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
         while true {
             try Task.checkCancellation()
-            let slice = try snapshot(id, after: sequence, pastEndAllowed: true)
+            let slice = try snapshot(id, of: nil, after: sequence, pastEndAllowed: true)
             if !slice.events.isEmpty || slice.finished { return slice }
             await waitForChange(of: id, after: sequence)
         }
@@ -156,8 +171,8 @@ actor AnswerLogs {
         entries = [:]
     }
 
-    private func entry(_ id: String, after sequence: Int, pastEndAllowed: Bool) throws -> Entry {
-        try requireKnown(id)
+    private func entry(_ id: String, of subject: String?, after sequence: Int, pastEndAllowed: Bool) throws -> Entry {
+        try requireKnown(id, subject: subject)
         let entry = entries[id]!
         if !pastEndAllowed, sequence > entry.log.lastSequence {
             throw AnswerLookupError.pastEnd(

@@ -7,35 +7,38 @@ import CadenceCore
 /// that any node behind a load balancer can serve any answer and a node's death is noticed.
 /// The routes, ``AnswerFeed`` and the WebSocket handler see only this protocol.
 protocol AnswerRegistry: Sendable {
-    /// Starts producing an answer and returns its id. With a conversation id, the answer is also a
-    /// message of that conversation. Throws ``APIError`` 503 when this node runs its limit of answers.
-    func start(_ request: AnswerRequest, conversationID: String?) async throws -> String
+    /// Starts producing an answer owned by `subject` and returns its id. With a conversation id, the
+    /// answer is also a message of `subject`'s conversation of that id. Throws ``APIError`` 503 when
+    /// this node runs its limit of answers, 429 when `subject` runs its own.
+    func start(_ request: AnswerRequest, for subject: String, conversationID: String?) async throws -> String
 
-    /// The message ids of a conversation, oldest first, or `nil` for an unknown conversation.
-    func messages(in conversationID: String) async throws -> [String]?
+    /// The message ids of `subject`'s conversation, oldest first, or `nil` for an unknown conversation.
+    func messages(in conversationID: String, of subject: String) async throws -> [String]?
 
-    /// Checks that the events after `sequence` can be replayed, throwing ``AnswerLookupError`` if not.
-    func check(_ id: String, after sequence: Int) async throws
+    /// Checks that `subject`'s answer exists and its events after `sequence` can be replayed,
+    /// throwing ``AnswerLookupError`` if not; another subject's answer is
+    /// ``AnswerLookupError/unknown(_:)``, as an id that never existed.
+    func check(_ id: String, of subject: String, after sequence: Int) async throws
 
-    /// The events after `sequence` that exist now, without waiting.
-    func snapshot(_ id: String, after sequence: Int) async throws -> AnswerSlice
+    /// The events of `subject`'s answer after `sequence` that exist now, without waiting.
+    func snapshot(_ id: String, of subject: String, after sequence: Int) async throws -> AnswerSlice
 
     /// The events after `sequence`, waiting until there is at least one or the answer has ended.
     /// Returns an empty, finished slice at the end; throws if the answer or the events are gone.
     func read(_ id: String, after sequence: Int) async throws -> AnswerSlice
 
-    /// Cancels an answer that is still being produced: its engine stops, a terminal `error` with code
-    /// `cancelled` follows the events so far, and nothing is appended after it. Returns `false` if the
-    /// answer had already ended.
-    func cancel(_ id: String) async throws -> Bool
+    /// Cancels `subject`'s answer that is still being produced: its engine stops, a terminal `error`
+    /// with code `cancelled` follows the events so far, and nothing is appended after it. Returns
+    /// `false` if the answer had already ended.
+    func cancel(_ id: String, of subject: String) async throws -> Bool
 
     /// Stops every engine this node runs and releases what the registry holds.
     func shutdown() async
 }
 
 extension AnswerRegistry {
-    func start(_ request: AnswerRequest) async throws -> String {
-        try await start(request, conversationID: nil)
+    func start(_ request: AnswerRequest, for subject: String) async throws -> String {
+        try await start(request, for: subject, conversationID: nil)
     }
 }
 

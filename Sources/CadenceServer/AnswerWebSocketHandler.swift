@@ -15,7 +15,8 @@ struct AnswerWebSocketHandler: Sendable {
 
     static let keepalive = #"{"type":"keepalive"}"#
 
-    func handle(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
+    /// Serves one WebSocket of `subject`: it may resume only `subject`'s answers.
+    func handle(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, subject: String) async throws {
         var messages = inbound.messages(maxSize: limits.maxRequestBytes).makeAsyncIterator()
         guard case .text(let text)? = try await messages.next() else {
             try await send(APIError.badRequest("the first message must be a JSON text message"), to: outbound)
@@ -25,7 +26,7 @@ struct AnswerWebSocketHandler: Sendable {
         let after: Int
         let resumed: Bool
         do {
-            (id, after, resumed) = try await open(text)
+            (id, after, resumed) = try await open(text, subject: subject)
         } catch let error as APIError {
             try await send(error, to: outbound)
             return
@@ -44,7 +45,7 @@ struct AnswerWebSocketHandler: Sendable {
 
     /// Starts or finds the answer the opening message names; returns its id, the cursor, and whether
     /// it is a resume.
-    private func open(_ text: String) async throws -> (String, Int, Bool) {
+    private func open(_ text: String, subject: String) async throws -> (String, Int, Bool) {
         let json: JSONValue
         do { json = try JSONValue(parsing: text) } catch { throw APIError.badRequest("the message is not JSON: \(error)") }
         if let resume = json["resume"] {
@@ -53,14 +54,14 @@ struct AnswerWebSocketHandler: Sendable {
             }
             let after = try ReferenceServer.cursor(resume["last_sequence"], name: "\"last_sequence\"")
             do {
-                try await registry.check(id, after: after)
+                try await registry.check(id, of: subject, after: after)
             } catch let error as AnswerLookupError {
                 throw error.apiError
             }
             return (id, after, true)
         }
         let request = try ReferenceServer.validate(data: Data(text.utf8), limits: limits)
-        return (try await registry.start(request), 0, false)
+        return (try await registry.start(request, for: subject), 0, false)
     }
 
     private func send(_ error: APIError, to outbound: WebSocketOutboundWriter) async throws {

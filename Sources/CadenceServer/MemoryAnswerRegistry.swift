@@ -6,7 +6,7 @@ import CadenceEngine
 ///
 /// The engine runs in a task owned by the registry, never by a connection: a client that drops can
 /// come back with `Last-Event-ID` and read on from where it was. A finished answer is forgotten
-/// ``ReplayLimits/retention`` after its end.
+/// ``ReplayLimits/retention`` after its end, and leaves its conversation then.
 actor MemoryAnswerRegistry: AnswerRegistry {
     let engine: any AnswerEngine
     let clock: any Clock<Duration>
@@ -15,7 +15,9 @@ actor MemoryAnswerRegistry: AnswerRegistry {
     let metrics: ServerMetrics
     nonisolated let logs: AnswerLogs
     private var tasks: [String: Task<Void, Never>] = [:]
-    private var conversations: [String: [String]] = [:]
+    /// The subject of each answer in production, whose place it gives back when it ends.
+    private var producers: [String: String] = [:]
+    private var conversations = ConversationIndex()
     private var evictions: [String: Task<Void, Never>] = [:]
     private var stopped = false
 
@@ -31,11 +33,15 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         self.logs = AnswerLogs(limits: limits, clock: clock)
     }
 
-    func start(_ request: AnswerRequest, conversationID: String?) async throws -> String {
-        try admission.admit()
+    /// The conversations kept (for tests of pruning).
+    var conversationCount: Int { conversations.count }
+
+    func start(_ request: AnswerRequest, for subject: String, conversationID: String?) async throws -> String {
+        try admission.admit(subject)
         let id = AnswerID.generate()
-        await logs.open(id)
-        if let conversationID { conversations[conversationID, default: []].append(id) }
+        await logs.open(id, subject: subject)
+        producers[id] = subject
+        if let conversationID { conversations.add(id, to: conversationID, of: subject) }
         metrics.answerStarted()
         let (engine, logs, metrics) = (self.engine, self.logs, self.metrics)
         tasks[id] = Task {
@@ -50,24 +56,24 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         return id
     }
 
-    func messages(in conversationID: String) -> [String]? {
-        conversations[conversationID]
+    func messages(in conversationID: String, of subject: String) -> [String]? {
+        conversations.messages(in: conversationID, of: subject)
     }
 
-    nonisolated func check(_ id: String, after sequence: Int) async throws {
-        try await logs.check(id, after: sequence)
+    nonisolated func check(_ id: String, of subject: String, after sequence: Int) async throws {
+        try await logs.check(id, of: subject, after: sequence)
     }
 
-    nonisolated func snapshot(_ id: String, after sequence: Int) async throws -> AnswerSlice {
-        try await logs.snapshot(id, after: sequence)
+    nonisolated func snapshot(_ id: String, of subject: String, after sequence: Int) async throws -> AnswerSlice {
+        try await logs.snapshot(id, of: subject, after: sequence)
     }
 
     nonisolated func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
         try await logs.read(id, after: sequence)
     }
 
-    func cancel(_ id: String) async throws -> Bool {
-        try await logs.requireKnown(id)
+    func cancel(_ id: String, of subject: String) async throws -> Bool {
+        try await logs.requireKnown(id, subject: subject)
         guard await logs.end(id, with: .error(code: "cancelled", message: "the answer was cancelled by the client"))
         else { return false }
         metrics.eventsAppended(1)
@@ -89,7 +95,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
     /// The engine stopped (or the answer was cancelled): end the log and forget it after retention.
     private func finished(_ id: String) {
         guard !stopped, tasks.removeValue(forKey: id) != nil else { return }
-        admission.release()
+        admission.release(producers.removeValue(forKey: id) ?? Authenticator.soleSubject)
         metrics.answerStopped()
         let (clock, retention, logs) = (self.clock, limits.retention, self.logs)
         evictions[id] = Task {
@@ -101,6 +107,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
 
     private func forget(_ id: String) async {
         guard !stopped, evictions.removeValue(forKey: id) != nil else { return }
+        conversations.remove(id)
         await logs.forget(id, remembering: true)
     }
 }

@@ -18,6 +18,8 @@ struct PostgresAnswerJournal: Sendable {
 
     /// An answer's row: how far its events go, and whether it has ended or been purged.
     struct AnswerState: Sendable {
+        /// Whose answer it is (the `sub` of its creator).
+        var subject: String
         var lastSequence: Int
         var ended: Bool
         var purged: Bool
@@ -79,17 +81,26 @@ struct PostgresAnswerJournal: Sendable {
                 PRIMARY KEY (answer_id, sequence)
             )
             """,
-        ]
+        ],
+        // Each answer belongs to the subject that asked it; conversations are looked up by subject.
+        [
+            "ALTER TABLE cadence_answers ADD COLUMN subject text NOT NULL DEFAULT ''",
+            "DROP INDEX IF EXISTS cadence_answers_conversation",
+            """
+            CREATE INDEX cadence_answers_subject_conversation ON cadence_answers (subject, conversation_id, ordinal)
+             WHERE conversation_id IS NOT NULL
+            """,
+        ],
     ]
 
     // MARK: Answers
 
-    /// Records a new answer owned by `node`, with a lease of `lease`.
-    func create(_ id: String, conversationID: String?, node: String, lease: Duration) async throws {
+    /// Records a new answer of `subject`, produced by `node` with a lease of `lease`.
+    func create(_ id: String, subject: String, conversationID: String?, node: String, lease: Duration) async throws {
         try await client.query(
             """
-            INSERT INTO cadence_answers (id, conversation_id, owner, lease_expires_at)
-            VALUES (\(id), \(conversationID), \(node), now() + make_interval(secs => \(lease.seconds)))
+            INSERT INTO cadence_answers (id, subject, conversation_id, owner, lease_expires_at)
+            VALUES (\(id), \(subject), \(conversationID), \(node), now() + make_interval(secs => \(lease.seconds)))
             """, logger: logger
         ).drain()
     }
@@ -139,10 +150,11 @@ struct PostgresAnswerJournal: Sendable {
     /// An answer's row, or `nil` if there is none.
     func state(of id: String) async throws -> AnswerState? {
         var state: AnswerState?
-        for try await (last, ended, purged) in try await client.query(
-            "SELECT last_sequence, ended_at IS NOT NULL, purged FROM cadence_answers WHERE id = \(id)", logger: logger
-        ).decode((Int, Bool, Bool).self) {
-            state = AnswerState(lastSequence: last, ended: ended, purged: purged)
+        for try await (subject, last, ended, purged) in try await client.query(
+            "SELECT subject, last_sequence, ended_at IS NOT NULL, purged FROM cadence_answers WHERE id = \(id)",
+            logger: logger
+        ).decode((String, Int, Bool, Bool).self) {
+            state = AnswerState(subject: subject, lastSequence: last, ended: ended, purged: purged)
         }
         return state
     }
@@ -172,11 +184,14 @@ struct PostgresAnswerJournal: Sendable {
         }
     }
 
-    /// The ids of a conversation's answers, oldest first.
-    func messages(in conversationID: String) async throws -> [String] {
+    /// The ids of the answers of `subject`'s conversation, oldest first.
+    func messages(in conversationID: String, of subject: String) async throws -> [String] {
         var ids: [String] = []
         for try await id in try await client.query(
-            "SELECT id FROM cadence_answers WHERE conversation_id = \(conversationID) ORDER BY ordinal", logger: logger
+            """
+            SELECT id FROM cadence_answers WHERE subject = \(subject) AND conversation_id = \(conversationID)
+             ORDER BY ordinal
+            """, logger: logger
         ).decode(String.self) {
             ids.append(id)
         }

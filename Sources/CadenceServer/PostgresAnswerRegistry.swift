@@ -23,6 +23,8 @@ import PostgresNIO
 actor PostgresAnswerRegistry: AnswerRegistry {
     private struct Owned {
         var task: Task<Void, Never>
+        /// Whose answer it is, for the per-subject count of ``AnswerAdmission``.
+        var subject: String
     }
 
     private struct Mirror {
@@ -115,39 +117,45 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 
     // MARK: AnswerRegistry
 
-    func start(_ request: AnswerRequest, conversationID: String?) async throws -> String {
+    func start(_ request: AnswerRequest, for subject: String, conversationID: String?) async throws -> String {
         guard !stopped else { throw Self.unavailable("the server is shutting down") }
-        try admission.admit()
+        try admission.admit(subject)
         let id = AnswerID.generate()
         do {
             let (journal, node, lease) = (self.journal, self.node, configuration.leaseTimeout)
-            try await storeCall { [journal] in try await journal.create(id, conversationID: conversationID, node: node, lease: lease) }
+            try await storeCall { [journal] in
+                try await journal.create(id, subject: subject, conversationID: conversationID, node: node, lease: lease)
+            }
         } catch {
-            admission.release()
+            admission.release(subject)
             throw error
         }
-        await logs.open(id)
+        await logs.open(id, subject: subject)
         mirrors[id] = Mirror()
         metrics.answerStarted()
-        owned[id] = Owned(task: Task { await self.produce(id, request) })
+        owned[id] = Owned(task: Task { await self.produce(id, request) }, subject: subject)
         return id
     }
 
-    func messages(in conversationID: String) async throws -> [String]? {
-        let ids = try await storeCall { [journal] in try await journal.messages(in: conversationID) }
+    func messages(in conversationID: String, of subject: String) async throws -> [String]? {
+        let ids = try await storeCall { [journal] in try await journal.messages(in: conversationID, of: subject) }
         return ids.isEmpty ? nil : ids
     }
 
-    func check(_ id: String, after sequence: Int) async throws {
-        try await follow(id)
+    /// Another subject's answer is unknown before anything else about it is told (not even that a
+    /// cursor is past its end).
+    func check(_ id: String, of subject: String, after sequence: Int) async throws {
+        try await follow(id, as: subject)
+        try await logs.requireKnown(id, subject: subject)
         try await requireSent(id, sequence)
-        try await logs.check(id, after: sequence, pastEndAllowed: true)
+        try await logs.check(id, of: subject, after: sequence, pastEndAllowed: true)
     }
 
-    func snapshot(_ id: String, after sequence: Int) async throws -> AnswerSlice {
-        try await follow(id)
+    func snapshot(_ id: String, of subject: String, after sequence: Int) async throws -> AnswerSlice {
+        try await follow(id, as: subject)
+        try await logs.requireKnown(id, subject: subject)
         try await requireSent(id, sequence)
-        return try await logs.snapshot(id, after: sequence, pastEndAllowed: true)
+        return try await logs.snapshot(id, of: subject, after: sequence, pastEndAllowed: true)
     }
 
     func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
@@ -155,8 +163,9 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         return try await logs.read(id, after: sequence)
     }
 
-    func cancel(_ id: String) async throws -> Bool {
-        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
+    func cancel(_ id: String, of subject: String) async throws -> Bool {
+        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }), state.subject == subject
+        else {
             throw AnswerLookupError.unknown(id)
         }
         if state.purged { throw AnswerLookupError.gone(id) }
@@ -221,8 +230,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     }
 
     private func produced(_ id: String) {
-        guard owned.removeValue(forKey: id) != nil else { return }
-        admission.release()
+        guard let answer = owned.removeValue(forKey: id) else { return }
+        admission.release(answer.subject)
         metrics.answerStopped()
     }
 
@@ -271,6 +280,17 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 
     // MARK: Mirrors (every node)
 
+    /// ``follow(_:)`` for `subject`: an answer that is gone is gone only to its own subject, and
+    /// unknown (404) to any other, as an id that never existed.
+    private func follow(_ id: String, as subject: String) async throws {
+        do {
+            try await follow(id)
+        } catch AnswerLookupError.gone(let id) {
+            let state = try await storeCall { [journal] in try await journal.state(of: id) }
+            throw state?.subject == subject ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+        }
+    }
+
     /// Makes sure this node mirrors answer `id`, loading it from the table the first time.
     private func follow(_ id: String) async throws {
         if mirrors[id] != nil {
@@ -290,7 +310,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         }
         if state.purged { throw AnswerLookupError.gone(id) }
         let events = try await storeCall { [journal] in try await journal.events(of: id, after: 0, through: state.lastSequence) }
-        await logs.open(id)
+        await logs.open(id, subject: state.subject)
         _ = await logs.apply(events, finished: state.ended, to: id)
         mirrors[id] = Mirror()
         // Events appended while it loaded sent notifications nobody here was waiting for.

@@ -43,9 +43,11 @@ public struct ReferenceServer: Sendable {
     public func start(handlingSignals: Bool = false) async throws -> RunningServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let metrics = ServerMetrics()
-        let requestGuard = try RequestGuard(configuration: configuration, metrics: metrics)
+        let jwt = try await makeJWTVerifier()
+        let requestGuard = try RequestGuard(configuration: configuration, metrics: metrics, jwt: jwt, clock: clock)
         let registry = try await makeRegistry(metrics: metrics)
         let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
+        let keyRefresh = jwt.flatMap { JWTKeySource.refreshing($0, clock: clock, logger: logger) }
         let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(
             router: makeRouter(registry: registry, feed: feed, metrics: metrics),
@@ -72,7 +74,10 @@ public struct ReferenceServer: Sendable {
                 gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
                 logger: logger))
         let task = Task {
-            defer { portContinuation.finish() }
+            defer {
+                portContinuation.finish()
+                keyRefresh?.cancel()
+            }
             try await group.run()
         }
         for await port in ports {
@@ -90,10 +95,23 @@ public struct ReferenceServer: Sendable {
         throw ServerStartError(message: "the server stopped before it accepted connections")
     }
 
+    /// The verifier of ``ServerConfiguration/jwt``, with its keys loaded, or `nil` without it.
+    func makeJWTVerifier() async throws -> JWTVerifier? {
+        guard let jwt = configuration.jwt else { return nil }
+        guard configuration.token == nil else {
+            throw ServerStartError(message: "a server verifies JSON Web Tokens or one static token, not both")
+        }
+        do {
+            return try await JWTKeySource.verifier(for: jwt)
+        } catch {
+            throw ServerStartError(message: "cannot verify JSON Web Tokens: \(error)")
+        }
+    }
+
     /// The in-memory registry, or with ``ServerConfiguration/postgres`` the shared one (connected,
     /// migrated and listening before the server accepts connections).
     func makeRegistry(metrics: ServerMetrics) async throws -> any AnswerRegistry {
-        let admission = AnswerAdmission(limit: configuration.maxAnswers)
+        let admission = AnswerAdmission(limit: configuration.maxAnswers, perSubjectLimit: configuration.maxAnswersPerSubject)
         var engine = self.engine
         if let limit = configuration.maxAnswerTime { engine = engine.timeBudgeted(limit, clock: clock) }
         guard let postgres = configuration.postgres else {
@@ -115,20 +133,21 @@ public struct ReferenceServer: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}\n")))
         }
         router.post("/v1/answers") { request, _ -> Response in
+            let subject = try Self.subject(of: request)
             let answerRequest = try await Self.decodeAnswerRequest(request, limits: limits)
-            let id = try await registry.start(answerRequest)
+            let id = try await registry.start(answerRequest, for: subject)
             return responder.response(answerID: id, after: 0, resumed: false)
         }
         router.get("/v1/answers/:id/events") { request, context -> Response in
             let id = try context.parameters.require("id")
             let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
             let after = try Self.cursor(lastEventID ?? request.uri.queryParameters.get("after"), name: "Last-Event-ID")
-            try await registry.check(id, after: after)
+            try await registry.check(id, of: Self.subject(of: request), after: after)
             return responder.response(answerID: id, after: after, resumed: lastEventID != nil || after > 0)
         }
         router.delete("/v1/answers/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
-            guard try await registry.cancel(id) else {
+            guard try await registry.cancel(id, of: Self.subject(of: request)) else {
                 throw APIError(
                     status: .conflict, code: "answer_finished",
                     message: "the answer \"\(id)\" has already ended; there is nothing to cancel")
@@ -148,10 +167,21 @@ public struct ReferenceServer: Sendable {
     ) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         let handler = AnswerWebSocketHandler(registry: registry, feed: feed, limits: configuration, metrics: metrics)
-        router.ws("/v1/answers/ws") { inbound, outbound, _ in
-            try await handler.handle(inbound, outbound)
+        router.ws("/v1/answers/ws") { inbound, outbound, context in
+            try await handler.handle(inbound, outbound, subject: Self.subject(of: context.request))
         }
         return router
+    }
+
+    /// The subject the connection guard verified and set on the request (``Authenticator/head(_:subject:)``);
+    /// the guard sets it on every request it passes to a route, so a request without it is refused.
+    static func subject(of request: Request) throws -> String {
+        guard let name = HTTPField.Name(Authenticator.subjectHeader), let value = request.headers[name],
+            let subject = Authenticator.decoded(value)
+        else {
+            throw APIError.unauthorized("the request has no verified sender")
+        }
+        return subject
     }
 
     static func decodeAnswerRequest(_ request: Request, limits: ServerConfiguration) async throws -> AnswerRequest {

@@ -4,11 +4,11 @@ import NIOCore
 import NIOHTTP1
 
 /// What the server checks on every connection before Hummingbird sees a request: what a browser
-/// page may do (``BrowserPolicy``); the token and the declared body size of each request head
-/// (``RequestAdmission``); the time a head, a body and an idle keep-alive spell may take
-/// (``RequestHeadDeadline``); how many connections a client address has open and how many are busy
-/// (``ConnectionLedger``); and, when the server stops, that a connection which has not sent a request
-/// head yet closes at once (``RequestGuardHandler``).
+/// page may do (``BrowserPolicy``); who sent each request head and its declared body size
+/// (``RequestAdmission``), and the sender's rate (``SubjectRateLimiter``); the time a head, a body and
+/// an idle keep-alive spell may take (``RequestHeadDeadline``); how many connections a client address
+/// has open and how many are busy (``ConnectionLedger``); and, when the server stops, that a
+/// connection which has not sent a request head yet closes at once (``RequestGuardHandler``).
 ///
 /// Why in the channel pipeline rather than in router middleware: a refused WebSocket upgrade must be
 /// answered with a real 401 (Hummingbird's upgrade turns any refusal from the WebSocket router into a
@@ -19,10 +19,15 @@ struct RequestGuard: Sendable {
     let timeouts: RequestHeadTimer.Timeouts
     let metrics: ServerMetrics
     let ledger: ConnectionLedger
+    /// Requests per minute per subject (``ServerConfiguration/rateLimit``), if limited.
+    let rateLimiter: SubjectRateLimiter?
 
     /// - Throws: ``ServerStartError`` for a configuration ``BrowserPolicy`` refuses.
-    init(configuration: ServerConfiguration, metrics: ServerMetrics) throws(ServerStartError) {
-        admission = RequestAdmission(configuration: configuration)
+    init(
+        configuration: ServerConfiguration, metrics: ServerMetrics, jwt: JWTVerifier? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws(ServerStartError) {
+        admission = RequestAdmission(configuration: configuration, jwt: jwt)
         browser = try BrowserPolicy(configuration: configuration)
         // NIO's conversion saturates at `Int64.max` nanoseconds (about 292 years) instead of wrapping.
         timeouts = RequestHeadTimer.Timeouts(
@@ -32,6 +37,7 @@ struct RequestGuard: Sendable {
         ledger = ConnectionLedger(
             maxBusy: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
         self.metrics = metrics
+        rateLimiter = configuration.rateLimit.map { SubjectRateLimiter(perMinute: $0, clock: clock) }
     }
 
     /// Wraps a child channel so that each of its connections is guarded.
@@ -51,7 +57,8 @@ struct RequestGuard: Sendable {
         try pipeline.addHandler(RequestBytesWatcher(timer: timer), position: .first)
         try pipeline.addHandler(
             RequestGuardHandler(
-                admission: admission, browser: browser, timer: timer, metrics: metrics, stopping: stopping),
+                admission: admission, browser: browser, rateLimiter: rateLimiter, timer: timer, metrics: metrics,
+                stopping: stopping),
             position: .after(decoder))
     }
 }

@@ -8,7 +8,13 @@ import NIOHTTP1
 /// without reading their bodies; answers the CORS preflights of allowed origins (204) and adds CORS
 /// headers to the responses to them; refuses the requests the server has no place for (503,
 /// `--max-connections`); tells the ``RequestHeadTimer`` when heads arrive and responses begin and
-/// end; and answers 408 when the timer finds a body too slow (``RequestBodyTimedOut``).
+/// end; and answers 408 when the timer finds a body too slow (``RequestBodyTimedOut``). A request
+/// it serves passes on with the sender's subject in ``Authenticator/subjectHeader`` (replacing any
+/// the client sent), unless the subject is over its rate (429).
+///
+/// A JSON Web Token is verified off the event loop (its RSA or ECDSA check is CPU work, and jwt-kit's
+/// verification is `async`): while it runs, the connection reads nothing more, what was already read
+/// waits here in order, and the verdict comes back to the event loop before anything passes on.
 ///
 /// A refusal is the server's JSON error with `Connection: close`; the rest of the refused request
 /// is dropped unread and the connection is closed once the response is out. A preflight's answer
@@ -40,6 +46,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let admission: RequestAdmission
     private let browser: BrowserPolicy
+    private let rateLimiter: SubjectRateLimiter?
     private let timer: RequestHeadTimer
     private let metrics: ServerMetrics
     /// Requests passed on whose responses have not ended.
@@ -61,13 +68,21 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the server is stopping while no request head has arrived: the connection closes as
     /// soon as it is active.
     private var stopping: Bool
+    /// Whether a token is being verified: reads wait, and the parts read meanwhile are `held`.
+    private var verifying = false
+    private var held: [NIOAny] = []
+    /// A read the pipeline asked for while verifying, to ask for once the verdict is in.
+    private var readWanted = false
+    /// Set when the handler leaves the pipeline: a verdict that comes later is dropped.
+    private var removed = false
 
     init(
-        admission: RequestAdmission, browser: BrowserPolicy, timer: RequestHeadTimer, metrics: ServerMetrics,
-        stopping: Bool
+        admission: RequestAdmission, browser: BrowserPolicy, rateLimiter: SubjectRateLimiter?,
+        timer: RequestHeadTimer, metrics: ServerMetrics, stopping: Bool
     ) {
         self.admission = admission
         self.browser = browser
+        self.rateLimiter = rateLimiter
         self.timer = timer
         self.metrics = metrics
         self.stopping = stopping
@@ -75,6 +90,19 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         closeIfStopping(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+        held = []
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if verifying {
+            readWanted = true
+            return
+        }
+        context.read()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -104,6 +132,10 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if refused { return }
+        if verifying {
+            held.append(data)
+            return
+        }
         guard let part = unwrapInboundIn(data) as? HTTPServerRequestPart else {
             context.fireChannelRead(data)
             return
@@ -126,27 +158,71 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case .serve(let origin):
                 corsOrigin = origin
             }
-            if let refusal = admission.refusal(
+            switch admission.verdict(
                 path: head.uri, authorization: head.headers.first(name: "authorization"),
                 contentLength: head.headers.first(name: "content-length"))
-                ?? browser.mediaTypeRefusal(
-                    method: head.method.rawValue, contentType: head.headers.first(name: "content-type"))
             {
+            case .refuse(let refusal):
                 refuse(head, with: refusal, corsOrigin: corsOrigin, context: context)
-                return
+            case .admit(let subject):
+                admit(head, subject: subject, corsOrigin: corsOrigin, context: context)
+            case .verify(let token, let verifier):
+                verify(head, token: token, with: verifier, corsOrigin: corsOrigin, context: context)
             }
-            guard timer.headReceived() else {
-                refuse(head, with: Self.busy, corsOrigin: corsOrigin, context: context)
-                return
-            }
-            responsesOwed += 1
-            corsOrigins.append(corsOrigin)
+            return
         case .body:
             break
         case .end:
             timer.requestEnded()
         }
         context.fireChannelRead(data)
+    }
+
+    /// Passes a head on as `subject`'s, unless its body is not JSON (415), the subject is over its
+    /// rate (429) or the server has no place for it (503).
+    private func admit(
+        _ head: HTTPRequestHead, subject: String?, corsOrigin: String?, context: ChannelHandlerContext
+    ) {
+        let refusal =
+            browser.mediaTypeRefusal(method: head.method.rawValue, contentType: head.headers.first(name: "content-type"))
+            ?? subject.flatMap { rateLimiter?.admit($0) }
+        if let refusal {
+            refuse(head, with: refusal, corsOrigin: corsOrigin, context: context)
+            return
+        }
+        guard timer.headReceived() else {
+            refuse(head, with: Self.busy, corsOrigin: corsOrigin, context: context)
+            return
+        }
+        responsesOwed += 1
+        corsOrigins.append(corsOrigin)
+        context.fireChannelRead(wrapInboundOut(HTTPServerRequestPart.head(Authenticator.head(head, subject: subject))))
+    }
+
+    /// Verifies the token off the event loop, holding the connection's reads until the verdict.
+    private func verify(
+        _ head: HTTPRequestHead, token: String, with verifier: JWTVerifier, corsOrigin: String?,
+        context: ChannelHandlerContext
+    ) {
+        verifying = true
+        let promise = context.eventLoop.makePromise(of: Result<String, APIError>.self)
+        promise.completeWithTask { await verifier.subject(of: token) }
+        promise.futureResult.assumeIsolated().whenSuccess { [self] verdict in
+            guard !removed else { return }
+            verifying = false
+            switch verdict {
+            case .success(let subject): admit(head, subject: subject, corsOrigin: corsOrigin, context: context)
+            case .failure(let refusal): refuse(head, with: refusal, corsOrigin: corsOrigin, context: context)
+            }
+            let parts = held
+            held = []
+            for part in parts { channelRead(context: context, data: part) }
+            context.fireChannelReadComplete()
+            if !verifying, readWanted {
+                readWanted = false
+                context.read()
+            }
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

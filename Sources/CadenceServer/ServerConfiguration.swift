@@ -62,6 +62,16 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// (if nothing of its response was sent) and its connection is closed. `nil`: the
     /// ``requestReadTimeout``.
     public var requestBodyTimeout: Duration?
+    /// Verify each client's JSON Web Token and serve it as the token's `sub`: each answer and
+    /// conversation then belongs to the subject that made it. `nil`: every client is one subject
+    /// (no auth, or the one ``token``). Not together with ``token``.
+    public var jwt: JWTConfiguration? = nil
+    /// The most answers one subject may have in production at once on this node; past it, `POST`
+    /// gets `429` with `Retry-After`. `nil` for no limit.
+    public var maxAnswersPerSubject: Int? = nil
+    /// The most requests one subject may make a minute (a token bucket that refills at this rate);
+    /// past it, requests get `429` with `Retry-After`. `nil` for no limit.
+    public var rateLimit: Int? = nil
 
     public init(
         host: String = "127.0.0.1",

@@ -1,3 +1,4 @@
+import Hummingbird
 import HummingbirdWSClient
 import Logging
 
@@ -5,11 +6,19 @@ import Logging
 /// `WebSocketTransport` would never write (a cursor of the wrong type, say).
 enum RawWebSocket {
     /// Connects to the server's `/v1/answers/ws`, sends `opening`, and returns every text message
-    /// the server sent until it closed, and whether it closed normally (code 1000).
-    static func exchange(baseURL: String, opening: String) async throws -> (messages: [String], closedNormally: Bool) {
+    /// the server sent until it closed, and whether it closed normally (code 1000). An
+    /// `authorization` goes in the upgrade request's `Authorization` header.
+    static func exchange(
+        baseURL: String, opening: String, authorization: String? = nil
+    ) async throws -> (messages: [String], closedNormally: Bool) {
         let url = "ws://" + baseURL.dropFirst("http://".count) + "/v1/answers/ws"
         let collected = MessageBox()
-        let close = try await WebSocketClient.connect(url: url, logger: Logger(label: "raw-websocket")) {
+        var headers = HTTPFields()
+        if let authorization { headers[.authorization] = authorization }
+        let close = try await WebSocketClient.connect(
+            url: url, configuration: WebSocketClientConfiguration(additionalHeaders: headers),
+            logger: Logger(label: "raw-websocket")
+        ) {
             inbound, outbound, _ in
             try await outbound.write(.text(opening))
             for try await message in inbound.messages(maxSize: 1 << 20) {

@@ -32,6 +32,10 @@ struct ServeCommand: AsyncParsableCommand {
             Browsers: a request from a web page is refused (403) unless the page is the server's own or its \
             origin is given with --cors-origin; a POST body must be application/json (415). On loopback, a Host \
             other than the bound address, localhost or a --public-host name gets 421 (DNS rebinding).
+
+            For an app's users, give each their own token: --jwt-secret-file (HS256), or --jwks-file or \
+            --jwks-url (RS256, ES256), with --jwt-issuer and --jwt-audience. Each answer and conversation then \
+            belongs to its token's sub; --max-answers-per-user and --rate-limit bound each user.
             """
     )
 
@@ -44,6 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var sharing: SharedAnswersOptions
     @OptionGroup var access: AccessOptions
     @OptionGroup var browser: BrowserOptions
+    @OptionGroup var identity: IdentityOptions
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
@@ -53,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Bound as is, the port would wrap around (65537 is port 1) instead of failing.
             throw ValidationError("--port must be from 0 (a free port) to 65535, not \(port)")
         }
-        if access.requiredToken == nil, !access.allowAnonymous, !BrowserPolicy.isLoopback(host) {
+        if access.requiredToken == nil, !identity.usesJWT, !access.allowAnonymous, !BrowserPolicy.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) lets other machines connect, and without a token anyone could use this server: "
                     + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
@@ -66,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = research.serverConfiguration(ServerConfiguration(host: host, port: port))
         access.apply(to: &configuration)
         browser.apply(to: &configuration)
+        try identity.apply(to: &configuration)
         configuration.postgres = try sharing.postgresConfiguration()
         return configuration
     }
@@ -81,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let postgres = configuration.postgres {
             TerminalOutput.error("answers are shared through PostgreSQL at \(postgres.redactedURL)")
         }
-        if configuration.token == nil, !BrowserPolicy.isLoopback(host) {
+        if configuration.token == nil, configuration.jwt == nil, !BrowserPolicy.isLoopback(host) {
             TerminalOutput.error("warning: serving \(host) without a token (--allow-anonymous)")
         }
         try await running.wait()
