@@ -53,7 +53,9 @@ extension InlineParser {
     mutating func processEmphasis(stackBottom: Int, keepOpeners: Bool = false) {
         if openersBottom.count != 17 { openersBottom = [Int](repeating: stackBottom, count: 17) }
         for k in 0..<17 { openersBottom[k] = stackBottom }
-        var closer = lastDelimiter
+        // The first delimiter above the bottom. None when the last one is the bottom: a link with no
+        // delimiter in its text must not walk the whole stack below it (`[b](c)* ` repeated was quadratic).
+        var closer = lastDelimiter == stackBottom ? -1 : lastDelimiter
         while closer != -1 && delimiters[closer].previous != stackBottom {
             work += 1
             closer = delimiters[closer].previous
