@@ -94,7 +94,7 @@ struct ConnectionTimeoutTests {
     @Test("a body whose response already began is closed without a 408")
     func slowBodyAfterAResponseBegan() throws {
         let channel = try Self.connect(Self.requestGuard { $0.requestBodyTimeout = .seconds(2) })
-        try Self.send("POST /v1/answers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{", on: channel)
+        try Self.send("POST /v1/answers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", on: channel)
         try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
         _ = try Self.written(by: channel)
         channel.embeddedEventLoop.advanceTime(by: .seconds(3))

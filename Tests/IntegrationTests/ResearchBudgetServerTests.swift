@@ -122,15 +122,17 @@ struct ResearchBudgetServerTests {
         let running = try await ReferenceServer(engine: engine, configuration: configuration, clock: clock).start()
         try await withReleasing(running, release: { await $0.shutdown() }) { server in
             let reading = Task { await openAndReceive(SSETransport(baseURL: server.baseURL), transportQuestion) }
-            // The budget's sleep and the engine's pause after each token.
+            // The budget's sleep, the reader's keepalive and the engine's pause after each token: with
+            // only two, the engine could still be retrieving when the clock moves, and run out of time
+            // before its first token.
             for _ in 1...4 {
-                await clock.waitForSleepers(2)
+                await clock.waitForSleepers(3)
                 clock.advance(by: .seconds(1))
             }
-            await clock.waitForSleepers(2)
+            await clock.waitForSleepers(3)
             clock.advance(by: .seconds(1))
             let received = await reading.value.received
-            #expect(!received.text.isEmpty)
+            #expect(!received.text.isEmpty, "\(received.events.map(\.kind.wireType))")
             #expect(received.events.last?.kind == .error(
                 code: "budget_exceeded", message: "the answer used its whole time budget (5 s); it ends here with the text so far"))
             #expect(!received.events.contains { $0.kind.wireType == "complete" })
