@@ -134,7 +134,8 @@ extension JWTVerifier.KeySet {
     private static func algorithm(of key: JWK) -> String? {
         switch (key.keyType, key.algorithm) {
         case (.rsa, .rs256?), (.rsa, nil): "RS256"
-        case (.ecdsa, .es256?), (.ecdsa, nil) where key.curve == .ecdsa(.p256) || key.curve == nil: "ES256"
+        // ES256 is ECDSA on P-256 only, whether or not the key names its algorithm.
+        case (.ecdsa, .es256?), (.ecdsa, nil): key.curve == nil || key.curve == .ecdsa(.p256) ? "ES256" : nil
         default: nil
         }
     }
