@@ -16,6 +16,11 @@ import Testing
         // A link whose text holds no delimiter walked the whole delimiter stack below it (found by
         // the `markdown-work` fuzz target in its first second).
         "[b](c)* ", "*a* [b](c) ", "*foo [bar](/url)*\n",
+        // A `**` closer searched below an opener-bottom mark that an earlier match had removed from
+        // the stack, so it walked to the start: `*` between punctuation matches the previous line's,
+        // and the `**` after it can match neither (the fuzz target's bytes: NUL and an invalid
+        // sequence read as U+FFFD).
+        "~*\0\0\0\0\u{FFFD}\u{4}\0\u{E}**\n",
     ]
 
     static func work(_ text: String) -> Int {
