@@ -35,6 +35,9 @@ extension BlockParser {
     /// Removes link reference definitions from the start of a paragraph, recording them.
     mutating func extractReferenceDefinitions(_ node: BlockNode) {
         guard node.firstTextByte == UInt8(ascii: "[") else { return }
+        // A tail read closes the open paragraph with its last line still pending: when no definition
+        // can start it, the line is left pending, neither copied nor scanned again at each read.
+        if node.hasPendingPart && !TailCache.mayStartDefinition(LeafText(node)) { return }
         node.joinPendingPart()
         var pos = node.textStart
         let content = node.content

@@ -55,8 +55,14 @@ extension InlineParser {
         for k in 0..<17 { openersBottom[k] = stackBottom }
         // The first delimiter above the bottom. None when the last one is the bottom: a link with no
         // delimiter in its text must not walk the whole stack below it (`[b](c)* ` repeated was quadratic).
-        var closer = lastDelimiter == stackBottom ? -1 : lastDelimiter
-        while closer != -1 && delimiters[closer].previous != stackBottom {
+        //
+        // Delimiters are numbered in the order of the text and keep their numbers when removed, so
+        // "above" is a comparison of numbers: a bottom (the stack's, or an openers-bottom mark) that
+        // a match has since removed still bounds the walk. Compared by identity, a removed mark was
+        // never met and the search went on to the start of the stack (`~*` between punctuation then
+        // `**`, repeated line after line, was quadratic).
+        var closer = lastDelimiter > stackBottom ? lastDelimiter : -1
+        while closer != -1 && delimiters[closer].previous > stackBottom {
             work += 1
             closer = delimiters[closer].previous
         }
@@ -70,7 +76,7 @@ extension InlineParser {
             let bottomIndex = openersBottomIndex(d)
             var opener = d.previous
             var found = false
-            while opener != -1 && opener != stackBottom && opener != openersBottom[bottomIndex] {
+            while opener > stackBottom && opener > openersBottom[bottomIndex] {
                 work += 1
                 let o = delimiters[opener]
                 if d.cc == UInt8(ascii: "~") {
@@ -130,7 +136,7 @@ extension InlineParser {
             }
         }
         guard !keepOpeners else { return }
-        while lastDelimiter != -1 && lastDelimiter != stackBottom { removeDelimiter(lastDelimiter) }
+        while lastDelimiter > stackBottom { removeDelimiter(lastDelimiter) }
     }
 
     /// Streaming: an opener still unmatched at the end wraps everything after it (`**bold` is bold to the end).

@@ -77,7 +77,7 @@ extension InlineParser {
         if peek() == UInt8(ascii: "(") {
             let destStart = LinkSyntax.skipSpacesAndNewline(subject, pos + 1)
             if let (url, destEnd) =
-                LinkSyntax.scanDestination(subject, destStart, work: &work) ?? emptyDestination(destStart)
+                destinationRun.scan(subject, destStart, work: &work) ?? emptyDestination(destStart)
             {
                 var i = LinkSyntax.skipSpacesAndNewline(subject, destEnd)
                 var linkTitle: String?

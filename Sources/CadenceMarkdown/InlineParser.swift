@@ -64,6 +64,8 @@ struct InlineParser {
     var failedBacktickLengths: Set<Int> = []
     /// HTML closers searched for in vain in this subject: each unclosed opener is scanned once.
     var missingClosers = HTMLSyntax.MissingClosers()
+    /// The run of link destination bytes read last: each destination in it is found once.
+    var destinationRun = LinkDestinationRun()
     /// Delimiter runs on the stack that can open.
     var openers = 0
     /// How many delimiters had been pushed when emphasis was last matched early.
@@ -113,6 +115,7 @@ struct InlineParser {
         brackets.removeAll(keepingCapacity: true)
         if !failedBacktickLengths.isEmpty { failedBacktickLengths.removeAll(keepingCapacity: true) }
         missingClosers = HTMLSyntax.MissingClosers()
+        destinationRun = LinkDestinationRun()
         openCodeNode = -1
         var heldBack = false
         if closesOpenConstructs { lastCloseParen = subject.lastIndex(of: UInt8(ascii: ")")) ?? -1 }
