@@ -49,10 +49,8 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let rateLimiter: SubjectRateLimiter?
     private let timer: RequestHeadTimer
     private let metrics: ServerMetrics
-    /// Requests passed on whose responses have not ended.
-    private var responsesOwed = 0
-    /// For each request passed on whose response has not ended, in order: the allowed CORS origin
-    /// its response names, if it came from one.
+    /// One entry for each request passed on whose response has not ended, in order (so empty when
+    /// no response is owed): the allowed CORS origin its response names, if it came from one.
     private var corsOrigins = CircularBuffer<String?>()
     /// Set once a head is refused: nothing more is read from the connection.
     private var refused = false
@@ -194,7 +192,6 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             refuse(head, with: Self.busy, corsOrigin: corsOrigin, context: context)
             return
         }
-        responsesOwed += 1
         corsOrigins.append(corsOrigin)
         context.fireChannelRead(wrapInboundOut(HTTPServerRequestPart.head(Authenticator.head(head, subject: subject))))
     }
@@ -248,14 +245,13 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 outgoing = wrapOutboundOut(.head(head))
             }
         case .end:
-            responsesOwed = max(0, responsesOwed - 1)
             if !corsOrigins.isEmpty { corsOrigins.removeFirst() }
             timer.responseEnded()
         case .body:
             break
         }
         context.write(outgoing, promise: promise)
-        if case .end = part, responsesOwed == 0, pendingRefusal != nil { sendRefusal(context: context) }
+        if case .end = part, corsOrigins.isEmpty, pendingRefusal != nil { sendRefusal(context: context) }
     }
 
     /// Answers 408 to a request whose body did not arrive within the body timeout, before anything
@@ -298,7 +294,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         pendingRefusal = HTTPResponseHead(
             version: head.version, status: HTTPResponseStatus(statusCode: Int(status.code)), headers: headers)
         pendingBody = body
-        if responsesOwed == 0 || !waitingForResponses { sendRefusal(context: context) }
+        if corsOrigins.isEmpty || !waitingForResponses { sendRefusal(context: context) }
     }
 
     private static func add(_ fields: HTTPFields, to headers: inout HTTPHeaders) {
