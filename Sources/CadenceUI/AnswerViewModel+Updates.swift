@@ -47,7 +47,7 @@ extension AnswerViewModel {
 
     private func applyStage(_ kind: ResearchEvent.Kind) {
         switch kind {
-        case .token, .flushTokens, .complete, .error, .unknown:
+        case .token, .flushTokens, .reasoning, .refusal, .toolCall, .complete, .error, .unknown:
             return
         case .tierSelected(let chosen, _):
             tier = chosen

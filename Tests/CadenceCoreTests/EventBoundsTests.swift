@@ -30,6 +30,41 @@ struct EventBoundsTests {
         "a family at the first boundary": String(repeating: "a", count: 4095) + "👨‍👩‍👧" + String(repeating: "b", count: 60_000),
     ]
 
+    @Test("long reasoning and refusal split like tokens, each keeping its kind")
+    func reasoningAndRefusalSplit() {
+        let text = String(repeating: "thinking é ", count: 8_000)
+        for (make, isKind) in [
+            (ResearchEvent.Kind.reasoning, { (k: ResearchEvent.Kind) in if case .reasoning = k { true } else { false } }),
+            (ResearchEvent.Kind.refusal, { (k: ResearchEvent.Kind) in if case .refusal = k { true } else { false } }),
+        ] {
+            let pieces = Self.bounds.bounded(make(text))
+            #expect(pieces.count >= text.utf8.count / 4096)
+            #expect(pieces.allSatisfy(isKind))
+            #expect(pieces.allSatisfy { Self.jsonBytes($0) <= 4096 + 64 })
+            let joined = pieces.map { kind -> String in
+                switch kind {
+                case .reasoning(let t), .refusal(let t): t
+                default: ""
+                }
+            }.joined()
+            #expect(joined == text)
+        }
+    }
+
+    @Test("a tool call with 2 MB of arguments is cut to fit one event, and says so")
+    func hugeToolCall() throws {
+        let call = ToolCall(id: "call_1", name: "write", arguments: String(repeating: "x", count: 2 << 20))
+        let kinds = Self.bounds.bounded(.toolCall(call))
+        #expect(kinds.count == 1)
+        guard case .toolCall(let kept) = try #require(kinds.first) else {
+            Issue.record("not a tool call")
+            return
+        }
+        #expect(kept.name == "write" && kept.id == "call_1")
+        #expect(kept.arguments.hasSuffix("[trimmed from \(2 << 20) bytes]"))
+        #expect(Self.jsonBytes(.toolCall(kept)) <= 1 << 20)
+    }
+
     @Test("a 64 KB delta becomes at least 16 tokens of at most 4 KB that join to it", arguments: deltas.keys.sorted())
     func longDeltaSplitsOnGraphemes(name: String) throws {
         let delta = try #require(Self.deltas[name])

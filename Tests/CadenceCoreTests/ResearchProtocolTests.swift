@@ -12,6 +12,9 @@ struct ResearchProtocolTests {
     static let everyKind: [ResearchEvent.Kind] = [
         .token("Hello"), .token(" wörld 🧑‍🚀 \n\"quoted\"\r\n\u{0}\u{1F}\u{2028}"), .token(""),
         .flushTokens,
+        .reasoning("First, the \"cursor\"…\n"), .refusal("I can't help with that."),
+        .toolCall(ToolCall(id: "call_1", name: "get_weather", arguments: "{\"city\":\"Paris\"}")),
+        .toolCall(ToolCall(id: "", name: "noop", arguments: "")),
         .tierSelected(tier: "deep", reason: "multi-part question"), .tierSelected(tier: "quick", reason: nil),
         .searching(source: "streaming"), .searchComplete(count: 4, source: "streaming"),
         .sourcesReady(sources), .sourcesReady([]),

@@ -26,8 +26,11 @@ public struct EventBounds: Sendable, Hashable {
 
     /// The events to send for one engine event, in order: usually the event itself.
     public func bounded(_ kind: ResearchEvent.Kind) -> [ResearchEvent.Kind] {
-        if case .token(let text) = kind {
-            return tokenPieces(of: text).map(ResearchEvent.Kind.token)
+        switch kind {
+        case .token(let text): return tokenPieces(of: text).map(ResearchEvent.Kind.token)
+        case .reasoning(let text): return tokenPieces(of: text).map(ResearchEvent.Kind.reasoning)
+        case .refusal(let text): return tokenPieces(of: text).map(ResearchEvent.Kind.refusal)
+        default: break
         }
         // Room for `"sequence"` and the SSE framing the server adds.
         guard Self.size(ResearchEvent(kind: kind).json) > budget else { return [kind] }
@@ -100,7 +103,13 @@ public struct EventBounds: Sendable, Hashable {
             return .reflectionComplete(message: cut(message), sufficient: sufficient)
         case .sourceSelectionStarted(let message): return .sourceSelectionStarted(message: cut(message))
         case .synthesisStarted(let message): return .synthesisStarted(message: cut(message))
-        case .token, .flushTokens, .sourcesReady, .complete, .error, .unknown: return kind
+        case .toolCall(let call):
+            // Arguments this large are not a call anyone can run; what is kept says it was cut.
+            return .toolCall(
+                ToolCall(
+                    id: cut(call.id)!, name: cut(call.name)!,
+                    arguments: Self.shortened(call.arguments, to: budget - 3 * cap)))
+        case .token, .flushTokens, .reasoning, .refusal, .sourcesReady, .complete, .error, .unknown: return kind
         }
     }
 }

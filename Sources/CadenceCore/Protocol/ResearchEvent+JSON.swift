@@ -28,6 +28,9 @@ extension ResearchEvent.Kind {
         switch self {
         case .token(let content): ["content": .string(content)]
         case .flushTokens: [:]
+        case .reasoning(let content), .refusal(let content): ["content": .string(content)]
+        case .toolCall(let call):
+            ["id": .string(call.id), "name": .string(call.name), "arguments": .string(call.arguments)]
         case .tierSelected(let tier, let reason): ["tier": .string(tier), "reason": reason.map(JSONValue.string)]
             .compactMapValues { $0 }
         case .searching(let source): ["source": .string(source)]
@@ -63,6 +66,13 @@ extension ResearchEvent.Kind {
         switch type {
         case "token": self = .token(try fields.string("content"))
         case "flush_tokens": self = .flushTokens
+        case "reasoning": self = .reasoning(try fields.string("content"))
+        case "refusal": self = .refusal(try fields.string("content"))
+        case "tool_call":
+            self = .toolCall(
+                ToolCall(
+                    id: try fields.optionalString("id") ?? "", name: try fields.string("name"),
+                    arguments: try fields.optionalString("arguments") ?? ""))
         case "tier_selected": self = .tierSelected(tier: try fields.string("tier"), reason: try fields.optionalString("reason"))
         case "searching": self = .searching(source: try fields.string("source"))
         case "search_complete":

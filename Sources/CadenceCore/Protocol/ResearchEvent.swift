@@ -28,6 +28,12 @@ public struct ResearchEvent: Sendable, Hashable {
         case token(String)
         /// The server has sent every token it has (`: flush-tokens`).
         case flushTokens
+        /// A piece of the model's visible reasoning, kept apart from the answer text.
+        case reasoning(String)
+        /// A piece of the model's refusal, kept apart from the answer text.
+        case refusal(String)
+        /// A tool call the model made, whole; running the tool is up to the app.
+        case toolCall(ToolCall)
         /// The research depth the server chose (for example `"quick"` or `"deep"`), and why.
         case tierSelected(tier: String, reason: String?)
         /// The server started searching one collection.
@@ -60,6 +66,9 @@ extension ResearchEvent.Kind {
         switch self {
         case .token: "token"
         case .flushTokens: "flush_tokens"
+        case .reasoning: "reasoning"
+        case .refusal: "refusal"
+        case .toolCall: "tool_call"
         case .tierSelected: "tier_selected"
         case .searching: "searching"
         case .searchComplete: "search_complete"
@@ -93,7 +102,23 @@ extension ResearchEvent.Kind {
         case .reflectionComplete(let message, _): message ?? "Reflection done"
         case .sourceSelectionStarted(let message): message ?? "Selecting sources…"
         case .synthesisStarted(let message): message ?? "Writing the answer…"
-        case .token, .flushTokens, .complete, .error, .unknown: nil
+        case .token, .flushTokens, .reasoning, .refusal, .toolCall, .complete, .error, .unknown: nil
         }
+    }
+}
+
+/// A tool (function) call a model made, as the `tool_call` event carries it.
+public struct ToolCall: Sendable, Hashable {
+    /// The provider's call identifier (empty when the provider gave none).
+    public var id: String
+    /// The tool's name.
+    public var name: String
+    /// The call's arguments as the model wrote them: usually a JSON object, not checked.
+    public var arguments: String
+
+    public init(id: String, name: String, arguments: String) {
+        self.id = id
+        self.name = name
+        self.arguments = arguments
     }
 }

@@ -51,7 +51,7 @@ struct AnswerContent: Sendable {
         case .complete(let completion):
             storedCompletion = completion
             return merge(completion.sources)
-        case .flushTokens, .error, .unknown:
+        case .flushTokens, .error, .unknown, .reasoning, .refusal, .toolCall:
             return []
         case .tierSelected, .searching, .searchComplete, .planningStarted, .planningComplete, .roundStarted,
             .roundComplete, .reflectionStarted, .reflectionComplete, .sourceSelectionStarted, .synthesisStarted:
