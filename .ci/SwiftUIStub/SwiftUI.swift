@@ -147,6 +147,10 @@ public struct TextField<Label: View>: PrimitiveView {
     public init<S: StringProtocol>(_ title: S, text: Binding<String>) where Label == Text {}
 }
 
+public struct DisclosureGroup<Label: View, Content: View>: PrimitiveView {
+    public init<S: StringProtocol>(_ label: S, @ViewBuilder content: @escaping () -> Content) where Label == Text {}
+}
+
 public struct ProgressView: PrimitiveView {
     public init() {}
 }

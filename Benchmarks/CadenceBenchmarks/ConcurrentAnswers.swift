@@ -153,7 +153,7 @@ final class AnswerTally {
         case .textAppended(let text): textBytes += text.utf8.count
         case .stageChanged: sawStage = true
         case .completed, .failed, .cancelled: ending = update
-        case .sourcesMerged, .reconnecting, .reconnected: break
+        case .sourcesMerged, .reasoningAppended, .refusalAppended, .toolCallReceived, .reconnecting, .reconnected: break
         }
     }
 }

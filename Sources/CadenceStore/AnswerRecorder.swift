@@ -108,6 +108,9 @@ public actor AnswerRecorder {
             hasUnsavedProgress = true
         case .stageChanged, .reconnecting, .reconnected:
             return
+        case .reasoningAppended, .refusalAppended, .toolCallReceived:
+            // Saved with the ending, which carries them whole; checkpoints keep the text.
+            return
         case .completed, .failed, .cancelled:
             guard let ending = AnswerEnding(update) else { return }
             isFinished = true

@@ -62,6 +62,12 @@ public struct StoredAnswer: Sendable, Hashable, Identifiable {
     public var state: AnswerState
     /// Why a failed answer failed.
     public var failureMessage: String?
+    /// The model's visible reasoning, saved when the answer ended; empty when there was none.
+    public var reasoning: String
+    /// The model's refusal, kept apart from ``text``; empty when it did not refuse.
+    public var refusal: String
+    /// The tool calls the model made, in order.
+    public var toolCalls: [ToolCall]
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -69,8 +75,12 @@ public struct StoredAnswer: Sendable, Hashable, Identifiable {
         id: String, conversationID: String, position: Int, query: String, text: String = "",
         sources: [Source] = [], citations: [String] = [], followUps: [String] = [],
         metadata: [String: JSONValue] = [:], tier: String? = nil, state: AnswerState = .streaming,
-        failureMessage: String? = nil, createdAt: Date, updatedAt: Date
+        failureMessage: String? = nil, reasoning: String = "", refusal: String = "", toolCalls: [ToolCall] = [],
+        createdAt: Date, updatedAt: Date
     ) {
+        self.reasoning = reasoning
+        self.refusal = refusal
+        self.toolCalls = toolCalls
         self.id = id
         self.conversationID = conversationID
         self.position = position
@@ -137,7 +147,9 @@ public enum AnswerEnding: Sendable, Hashable {
         case .completed(let completion): self = .completed(completion)
         case .failed(let failure): self = .failed(failure)
         case .cancelled(let partialText): self = .cancelled(partialText: partialText)
-        case .textAppended, .sourcesMerged, .stageChanged, .reconnecting, .reconnected: return nil
+        case .textAppended, .reasoningAppended, .refusalAppended, .toolCallReceived, .sourcesMerged, .stageChanged,
+            .reconnecting, .reconnected:
+            return nil
         }
     }
 
@@ -147,6 +159,16 @@ public enum AnswerEnding: Sendable, Hashable {
         case .completed(let completion): completion.reason == .timedOut ? .timedOut : .completed
         case .failed: .failed
         case .cancelled: .cancelled
+        }
+    }
+
+    /// The model's reasoning, refusal and tool calls as the ending carries them (a cancellation
+    /// carries none).
+    public var modelOutput: (reasoning: String, refusal: String, toolCalls: [ToolCall]) {
+        switch self {
+        case .completed(let completion): (completion.reasoning, completion.refusal, completion.toolCalls)
+        case .failed(let failure): (failure.reasoning, failure.refusal, failure.toolCalls)
+        case .cancelled: ("", "", [])
         }
     }
 

@@ -40,7 +40,8 @@ public protocol ConversationStore: Sendable {
     /// written again; `sources` and `tier`, when given, replace the saved ones. Ignored once the
     /// answer has ended.
     func checkpointAnswer(_ id: String, appending chunk: String, sources: [Source]?, tier: String?) async throws
-    /// Records how an answer ended, with its final text, sources, citations, follow-ups and metadata.
+    /// Records how an answer ended, with its final text, sources, citations, follow-ups and metadata,
+    /// and the model's reasoning, refusal and tool calls.
     /// A final text that continues the saved one is written as what it adds.
     func finishAnswer(_ id: String, with ending: AnswerEnding) async throws
 }

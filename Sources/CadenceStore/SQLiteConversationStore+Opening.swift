@@ -50,6 +50,14 @@ extension SQLiteConversationStore {
                     """)
         }
         migrator.registerMigration("v2: answer text in appended chunks", migrate: AnswerTextChunks.migrate)
+        migrator.registerMigration("v3: a model's reasoning, refusal and tool calls") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE answer ADD COLUMN reasoning TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE answer ADD COLUMN refusal TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE answer ADD COLUMN tool_calls TEXT NOT NULL DEFAULT '[]';
+                    """)
+        }
         return migrator
     }
 

@@ -209,6 +209,7 @@ public final class SQLiteConversationStore: ConversationStore {
                     sql: """
                         UPDATE answer SET query = ?, sources = '[]', citations = '[]', follow_ups = '[]',
                           metadata = '{}', tier = NULL, state = 'streaming', failure_message = NULL, writer_pid = ?,
+                          reasoning = '', refusal = '', tool_calls = '[]',
                           created_at = ?, updated_at = ?
                         WHERE id = ?
                         """,
@@ -290,21 +291,23 @@ public final class SQLiteConversationStore: ConversationStore {
         let text = ending.text
         let failureMessage = failure
         let citations = citedSourceIDs(in: text)
+        let model = ending.modelOutput
         let columns = (
             sources: try Self.json(sources), citations: try Self.json(citations), followUps: try Self.json(followUps),
-            metadata: try Self.json(metadata)
+            metadata: try Self.json(metadata), toolCalls: try Self.json(model.toolCalls)
         )
         let changed = try await write("saving answer \(id)") { db in
             // Sources from the terminal update replace the checkpointed ones only when it has any.
             try db.execute(
                 sql: """
                     UPDATE answer SET sources = CASE WHEN ? = '[]' THEN sources ELSE ? END, citations = ?,
-                      follow_ups = ?, metadata = ?, state = ?, failure_message = ?, writer_pid = NULL, updated_at = ?
+                      follow_ups = ?, metadata = ?, state = ?, failure_message = ?, writer_pid = NULL, updated_at = ?,
+                      reasoning = ?, refusal = ?, tool_calls = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     columns.sources, columns.sources, columns.citations, columns.followUps, columns.metadata,
-                    ending.state.rawValue, failureMessage, stamp, id,
+                    ending.state.rawValue, failureMessage, stamp, model.reasoning, model.refusal, columns.toolCalls, id,
                 ])
             let changed = db.changesCount
             guard changed > 0 else { return changed }
@@ -371,8 +374,8 @@ public final class SQLiteConversationStore: ConversationStore {
             id: row["id"], conversationID: row["conversation_id"], position: row["position"], query: row["query"],
             text: text, sources: try decode(row["sources"]), citations: try decode(row["citations"]),
             followUps: try decode(row["follow_ups"]), metadata: try decode(row["metadata"]), tier: row["tier"],
-            state: state, failureMessage: row["failure_message"],
-            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            state: state, failureMessage: row["failure_message"], reasoning: row["reasoning"], refusal: row["refusal"],
+            toolCalls: try decode(row["tool_calls"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
             updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
     }
 

@@ -50,6 +50,15 @@ public struct ExchangeSnapshot: Sendable, Hashable {
     public var researchSummary: String?
     /// How the citations are drawn: the source numbers, and the citations whose check failed.
     public var citations: CitationDisplay
+    /// The model's visible reasoning: shown dimmed while ``reasoningSpan`` is open, folded to one
+    /// line after.
+    public var reasoning: String
+    /// When the reasoning started and ended.
+    public var reasoningSpan: ReasoningSpan
+    /// The model's refusal, labelled as one.
+    public var refusal: String
+    /// The tool calls the model made, one line each.
+    public var toolCalls: [ToolCall]
     /// The answer's `AnswerViewModel/version` when the snapshot was taken: two snapshots of one
     /// answer with the same version show the same, so ``TranscriptLayout`` lays such an exchange out
     /// once. `nil` (a snapshot built by hand) is laid out every time.
@@ -59,8 +68,13 @@ public struct ExchangeSnapshot: Sendable, Hashable {
     public init(
         id: String, question: String, phase: Phase, document: MarkdownTree = MarkdownTree(blocks: []),
         committedBlockCount: Int = 0, sources: [Source] = [], followUps: [String] = [], researchSummary: String? = nil,
-        citations: CitationDisplay? = nil, version: Int? = nil
+        citations: CitationDisplay? = nil, version: Int? = nil, reasoning: String = "",
+        reasoningSpan: ReasoningSpan = ReasoningSpan(), refusal: String = "", toolCalls: [ToolCall] = []
     ) {
+        self.reasoning = reasoning
+        self.reasoningSpan = reasoningSpan
+        self.refusal = refusal
+        self.toolCalls = toolCalls
         self.version = version
         self.researchSummary = researchSummary
         self.citations = citations ?? CitationDisplay(sources: sources)
@@ -94,7 +108,8 @@ public struct ExchangeSnapshot: Sendable, Hashable {
             id: answer.id, question: answer.query, phase: phase, document: answer.document,
             committedBlockCount: answer.committedBlockCount, sources: answer.sources, followUps: answer.followUps,
             researchSummary: Self.summary(of: answer.stages, sources: answer.sources.count),
-            citations: answer.citationDisplay, version: answer.version)
+            citations: answer.citationDisplay, version: answer.version, reasoning: answer.reasoning,
+            reasoningSpan: answer.reasoningSpan, refusal: answer.refusal, toolCalls: answer.toolCalls)
     }
 
     /// The research stages in one line: the tier, the collections searched, the rounds, the sources kept.

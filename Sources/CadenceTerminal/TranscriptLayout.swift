@@ -3,8 +3,10 @@ import CadenceMarkdown
 
 /// Turns the conversation into screen lines at a width: for each exchange, oldest first, the
 /// question, a status line (a spinner and the research stage while it runs; "cancelled",
-/// "timed out — partial answer" or "failed: …" after), the answer's markdown rendered by
-/// `ANSIRenderer`, the numbered sources and, once complete, the follow-up questions.
+/// "timed out — partial answer" or "failed: …" after), the model's reasoning (dimmed while it
+/// streams, one folded line once the answer starts), the answer's markdown rendered by
+/// `ANSIRenderer`, a refusal and the tool calls (``ModelOutputText``), the numbered sources and,
+/// once complete, the follow-up questions.
 ///
 /// The lines are a pure function of the snapshot, the width and the spinner frame. The layout
 /// keeps, per answer, the rendered lines of its committed blocks (which never change), so a frame
@@ -93,11 +95,13 @@ public struct TranscriptLayout: Sendable {
         if let status = statusLine(exchange, spinnerFrame: spinnerFrame, style: style) {
             out += DisplayWidth.wrap(status.text, width: width).map(status.paint)
         }
+        out += reasoningLines(exchange, width: width, style: style)
         let body = bodyLines(exchange, width: width)
         if !body.isEmpty {
             out.append("")
             out += body
         }
+        out += refusalAndToolCallLines(exchange, width: width, style: style)
         out += sourceLines(exchange, width: width, style: style)
         out += followUpLines(exchange, width: width, style: style)
         return out
@@ -162,6 +166,37 @@ public struct TranscriptLayout: Sendable {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
+    }
+
+    /// The reasoning, dimmed, while the model reasons; then one folded line.
+    private func reasoningLines(_ exchange: ExchangeSnapshot, width: Int, style: SGR) -> [String] {
+        guard !exchange.reasoning.isEmpty else { return [] }
+        guard exchange.reasoningSpan.isOpen, exchange.isRunning else {
+            return [style.dim(DisplayWidth.fit(ModelOutputText.foldedLine(exchange.reasoningSpan), to: width))]
+        }
+        return Self.wrapParagraphs(exchange.reasoning, width: width).map(style.dim)
+    }
+
+    /// Model text wrapped at `width`, each of its lines on its own (the wrap joins words by spaces only).
+    private static func wrapParagraphs(_ text: String, width: Int) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { DisplayWidth.wrap(String($0), width: width) }
+    }
+
+    /// The refusal, labelled, then one line per tool call.
+    private func refusalAndToolCallLines(_ exchange: ExchangeSnapshot, width: Int, style: SGR) -> [String] {
+        var out: [String] = []
+        if !exchange.refusal.isEmpty {
+            let label = ModelOutputText.refusalLabel
+            let lines = Self.wrapParagraphs(label + exchange.refusal, width: width)
+            out += [""] + lines.enumerated().map { index, line in
+                index == 0 && line.hasPrefix(label) ? style.bold(label) + line.dropFirst(label.count) : line
+            }
+        }
+        if !exchange.toolCalls.isEmpty {
+            out.append("")
+            out += exchange.toolCalls.map { style.cyan(ModelOutputText.toolCallLine($0, width: width)) }
+        }
+        return out
     }
 
     /// "Sources", then `[n] Title — url`, numbered as the citations in the text are.

@@ -13,6 +13,7 @@ extension AnswerViewModel {
     /// ```
     public func apply(_ update: AnswerUpdate, at arrival: Duration? = nil) {
         guard outcome == nil else { return }
+        noteReasoningTime(update, at: arrival)
         switch update {
         case .textAppended(let chunk):
             withMutation(keyPath: \.text) { pacer.append(chunk, at: arrival) }
@@ -21,6 +22,12 @@ extension AnswerViewModel {
             // Received text shows only once the pacer reveals it (a frame then says so).
             if isAnimating != wasAnimating { changed() }
             return
+        case .reasoningAppended(let piece):
+            reasoning += piece
+        case .refusalAppended(let piece):
+            refusal += piece
+        case .toolCallReceived(let call):
+            toolCalls.append(call)
         case .sourcesMerged(let list):
             mergeSources(list)
         case .stageChanged(let kind):
@@ -32,10 +39,12 @@ extension AnswerViewModel {
             mergeSources(completion.sources)
             followUps = completion.followUps
             metadata = completion.metadata
+            settleModelOutput(completion.reasoning, completion.refusal, completion.toolCalls)
             end(.completed(completion), update, at: arrival)
         case .failed(let failure):
             settleText(failure.partialText)
             mergeSources(failure.sources)
+            settleModelOutput(failure.reasoning, failure.refusal, failure.toolCalls)
             end(.failed(failure), update, at: arrival)
         case .cancelled(let partialText):
             settleText(partialText)
@@ -59,6 +68,29 @@ extension AnswerViewModel {
         }
         stage = kind
         stages.append(kind)
+    }
+
+    /// Opens or closes ``reasoningSpan`` at `arrival`, or at the next frame when the update came
+    /// without a time. At most one opening and one closing update wait for a frame.
+    private func noteReasoningTime(_ update: AnswerUpdate, at arrival: Duration?) {
+        guard reasoningSpan.end == nil else { return }
+        let opens = if case .reasoningAppended = update { true } else { false }
+        let waiting = unstampedSpanUpdates.count
+        let matters = opens ? reasoningSpan.start == nil && waiting == 0 : reasoningSpan.start != nil || waiting == 1
+        guard matters else { return }
+        if let arrival, waiting == 0 {
+            reasoningSpan.note(update, at: arrival)
+        } else {
+            unstampedSpanUpdates.append(update)
+        }
+    }
+
+    /// Makes the reasoning, refusal and tool calls the terminal update's: they only replace what
+    /// arrived when the update has them (a cancellation or a failure from history may not).
+    private func settleModelOutput(_ final: String, _ finalRefusal: String, _ finalCalls: [ToolCall]) {
+        if !final.isEmpty, final != reasoning { reasoning = final }
+        if !finalRefusal.isEmpty, finalRefusal != refusal { refusal = finalRefusal }
+        if !finalCalls.isEmpty, finalCalls != toolCalls { toolCalls = finalCalls }
     }
 
     private func applyConnection(_ update: AnswerUpdate, at arrival: Duration?) {

@@ -72,6 +72,17 @@ public final class AnswerViewModel: Identifiable {
     public internal(set) var metadata: [String: JSONValue] = [:]
     /// How the answer ended, or `nil` while the backend still streams.
     public internal(set) var outcome: Outcome?
+    /// The model's visible reasoning so far, shown apart from the answer (folded once the answer
+    /// starts). Not paced: it shows as it arrives.
+    public internal(set) var reasoning = ""
+    /// The model's refusal, shown as a refusal rather than as answer text; empty when it did not refuse.
+    public internal(set) var refusal = ""
+    /// The tool calls the model made, in order. Cadence does not run them.
+    public internal(set) var toolCalls: [ToolCall] = []
+    /// When the reasoning started and ended, on the clock of ``apply(_:at:)``'s arrival times:
+    /// `reasoningSpan.summary` is the folded line ("thought for 4 s"). An answer read back from
+    /// history has its reasoning but not its times.
+    public internal(set) var reasoningSpan = ReasoningSpan()
 
     // MARK: Display state
 
@@ -129,6 +140,8 @@ public final class AnswerViewModel: Identifiable {
     @ObservationIgnored var bannerState: ConnectionBannerState
     /// Connection updates that came without a time, applied at the next frame.
     @ObservationIgnored var unstampedConnectionUpdates: [AnswerUpdate] = []
+    /// Updates that may open or close ``reasoningSpan`` and came without a time, noted at the next frame.
+    @ObservationIgnored var unstampedSpanUpdates: [AnswerUpdate] = []
 
     /// An answer about to stream. `pacer` sets how text is revealed.
     public init(
@@ -156,6 +169,9 @@ public final class AnswerViewModel: Identifiable {
         self.init(id: stored.id, query: stored.query, restoring: Outcome(stored))
         if let tier = stored.tier { self.tier = tier }
         if sources.isEmpty { sources = stored.sources }
+        if reasoning.isEmpty, refusal.isEmpty, toolCalls.isEmpty {
+            (reasoning, refusal, toolCalls) = (stored.reasoning, stored.refusal, stored.toolCalls)
+        }
         followUps = stored.followUps
         metadata = stored.metadata
     }
@@ -171,7 +187,8 @@ public final class AnswerViewModel: Identifiable {
     public var showsActions: Bool { !isEffectivelySearching }
     /// Whether ``frame(now:)`` has work to do: text to reveal, or a banner waiting for its time.
     public var needsFrames: Bool {
-        isAnimating || !unstampedConnectionUpdates.isEmpty || bannerState.nextDeadline != nil
+        isAnimating || !unstampedConnectionUpdates.isEmpty || !unstampedSpanUpdates.isEmpty
+            || bannerState.nextDeadline != nil
     }
 
     // MARK: Frames
@@ -185,12 +202,15 @@ public final class AnswerViewModel: Identifiable {
             bannerChanged = bannerState.apply(update, now: now) || bannerChanged
         }
         unstampedConnectionUpdates.removeAll()
+        var spanChanged = false
+        for update in unstampedSpanUpdates { spanChanged = reasoningSpan.note(update, at: now) || spanChanged }
+        unstampedSpanUpdates.removeAll()
         bannerChanged = bannerState.tick(now: now) || bannerChanged
         if bannerChanged { banner = bannerState.banner }
         let update = pacer.advance(to: now)
         let textChanged = update.changed ? showRevealedText() : finishDocumentIfDone()
-        if bannerChanged || textChanged { changed() }
-        return bannerChanged || textChanged
+        if bannerChanged || textChanged || spanChanged { changed() }
+        return bannerChanged || textChanged || spanChanged
     }
 
     /// Shows everything received at once (the reader tapped to skip the animation).
@@ -255,12 +275,14 @@ extension AnswerViewModel.Outcome {
             self = .completed(
                 AnswerCompletion(
                     reason: stored.state == .timedOut ? .timedOut : .completed, text: stored.text,
-                    sources: stored.sources, followUps: stored.followUps, metadata: stored.metadata))
+                    sources: stored.sources, followUps: stored.followUps, metadata: stored.metadata,
+                    reasoning: stored.reasoning, refusal: stored.refusal, toolCalls: stored.toolCalls))
         case .failed:
-            self = .failed(
-                AnswerFailure(
-                    .connection, message: stored.failureMessage ?? "failed", partialText: stored.text,
-                    sources: stored.sources))
+            var failure = AnswerFailure(
+                .connection, message: stored.failureMessage ?? "failed", partialText: stored.text,
+                sources: stored.sources)
+            (failure.reasoning, failure.refusal, failure.toolCalls) = (stored.reasoning, stored.refusal, stored.toolCalls)
+            self = .failed(failure)
         case .cancelled:
             self = .cancelled(partialText: stored.text)
         case .streaming, .interrupted:

@@ -79,7 +79,7 @@ public struct ConnectionBannerState: Sendable, Hashable {
             nextDeadline = now + configuration.reconnectedDuration
         case .completed, .failed, .cancelled:
             answerEnded()
-        case .textAppended, .sourcesMerged, .stageChanged:
+        case .textAppended, .reasoningAppended, .refusalAppended, .toolCallReceived, .sourcesMerged, .stageChanged:
             break
         }
         _ = tick(now: now)

@@ -1,15 +1,16 @@
 import CadenceCore
 import Testing
 
-/// A generated answer: the server's whole event stream and the text it spells.
+/// A generated answer: the server's whole event stream, and the text and reasoning it spells.
 struct GeneratedAnswer {
     var events: [ResearchEvent] = []
     var text = ""
+    var reasoning = ""
 
     private static let pieces = ["The", " ", "answer", "é", "😀", "日本語", "[1]", "\n", "e\u{301}", "ß", ", ", "🇫🇷"]
     private static let urls = ["https://a.example/", "https://b.example/", "https://c.example/", "https://d.example/"]
 
-    /// Stages, sources, tokens, `: flush-tokens` (unsequenced), `complete`, then maybe trailing tokens.
+    /// Stages, sources, reasoning, tokens, `: flush-tokens` (unsequenced), `complete`, then maybe trailing tokens.
     init(using random: inout SplitMix64) {
         var sequence = 0
         func add(_ kind: ResearchEvent.Kind) {
@@ -29,6 +30,11 @@ struct GeneratedAnswer {
         }
         for _ in 0..<Int.random(in: 0...4, using: &random) { add(.searching(source: "corpus")) }
         add(.sourcesReady(someSources()))
+        for _ in 0..<Int.random(in: 0...6, using: &random) {
+            let piece = Self.pieces.randomElement(using: &random)!
+            reasoning += piece
+            add(.reasoning(piece))
+        }
         for _ in 0..<Int.random(in: 1...40, using: &random) { addToken() }
         events.append(ResearchEvent(kind: .flushTokens))
         add(.complete(Completion(sources: someSources(), followUps: ["More?"])))
@@ -140,6 +146,12 @@ struct FaultSimulation {
     var appendedText: String {
         updates.reduce(into: "") { text, update in
             if case .textAppended(let piece) = update { text += piece }
+        }
+    }
+
+    var appendedReasoning: String {
+        updates.reduce(into: "") { reasoning, update in
+            if case .reasoningAppended(let piece) = update { reasoning += piece }
         }
     }
 }

@@ -20,6 +20,8 @@ struct ReliabilityPropertyTests {
             #expect(Array(completion.text.unicodeScalars) == expected, "seed \(seed)")
             #expect(Array(simulation.appendedText.unicodeScalars) == expected, "seed \(seed)")
             #expect(completion.followUps == ["More?"], "seed \(seed)")
+            #expect(completion.reasoning == simulation.answer.reasoning, "seed \(seed)")
+            #expect(simulation.appendedReasoning == simulation.answer.reasoning, "seed \(seed)")
             #expect(Set(completion.sources.map(\.url)).count == completion.sources.count, "seed \(seed)")
         }
     }
@@ -36,12 +38,16 @@ struct ReliabilityPropertyTests {
             #expect(simulation.updates.filter(\.isTerminal).count == 1, "seed \(seed)")
             #expect(generated.starts(with: appended), "seed \(seed): text doubled or out of order")
             #expect(Array(simulation.machine.text.unicodeScalars) == appended, "seed \(seed)")
+            let reasoning = simulation.appendedReasoning
+            #expect(simulation.answer.reasoning.unicodeScalars.starts(with: reasoning.unicodeScalars), "seed \(seed)")
             switch simulation.updates.last {
             case .completed(let completion):
                 #expect(Array(completion.text.unicodeScalars) == appended, "seed \(seed)")
+                #expect(completion.reasoning == reasoning, "seed \(seed)")
                 outcomes["completed", default: 0] += 1
             case .failed(let failure):
                 #expect(Array(failure.partialText.unicodeScalars) == appended, "seed \(seed)")
+                #expect(failure.reasoning == reasoning, "seed \(seed)")
                 outcomes["failed", default: 0] += 1
             default:
                 Issue.record("seed \(seed) ended with \(String(describing: simulation.updates.last))")

@@ -59,7 +59,7 @@ struct DocumentationExampleTests {
             case .completed(let completion): printed.append("\(completion.text == text) \(completion.sources.count)")
             case .failed(let failure): printed.append("failed: \(failure.message) kept: \(failure.partialText)")
             case .cancelled: break
-            case .sourcesMerged: break
+            case .sourcesMerged, .reasoningAppended, .refusalAppended, .toolCallReceived: break
             }
         }
 

@@ -29,8 +29,7 @@ extension ResearchEvent.Kind {
         case .token(let content): ["content": .string(content)]
         case .flushTokens: [:]
         case .reasoning(let content), .refusal(let content): ["content": .string(content)]
-        case .toolCall(let call):
-            ["id": .string(call.id), "name": .string(call.name), "arguments": .string(call.arguments)]
+        case .toolCall(let call): call.fields
         case .tierSelected(let tier, let reason): ["tier": .string(tier), "reason": reason.map(JSONValue.string)]
             .compactMapValues { $0 }
         case .searching(let source): ["source": .string(source)]

@@ -108,7 +108,7 @@ extension ResearchEvent.Kind {
 }
 
 /// A tool (function) call a model made, as the `tool_call` event carries it.
-public struct ToolCall: Sendable, Hashable {
+public struct ToolCall: Sendable, Hashable, Codable {
     /// The provider's call identifier (empty when the provider gave none).
     public var id: String
     /// The tool's name.

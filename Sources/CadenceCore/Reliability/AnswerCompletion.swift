@@ -26,11 +26,21 @@ public struct AnswerCompletion: Sendable, Hashable {
     /// Why the model stopped, for an answer straight from a model provider (``FinishReason/length``
     /// is an answer cut at the token limit); `nil` for a research server's answers.
     public var finishReason: FinishReason?
+    /// The model's visible reasoning, each piece exactly once; empty when it showed none.
+    public var reasoning: String
+    /// The model's refusal, kept apart from ``text``; empty when it did not refuse.
+    public var refusal: String
+    /// The tool calls the model made, in order.
+    public var toolCalls: [ToolCall]
 
     public init(
         reason: Reason, timeout: AnswerTimeout? = nil, text: String, sources: [Source] = [],
-        followUps: [String] = [], metadata: [String: JSONValue] = [:], finishReason: FinishReason? = nil
+        followUps: [String] = [], metadata: [String: JSONValue] = [:], finishReason: FinishReason? = nil,
+        reasoning: String = "", refusal: String = "", toolCalls: [ToolCall] = []
     ) {
+        self.reasoning = reasoning
+        self.refusal = refusal
+        self.toolCalls = toolCalls
         self.reason = reason
         self.timeout = timeout
         self.text = text

@@ -1,7 +1,12 @@
-/// Everything applied to one answer so far: text, merged sources, the stored `complete`, and the
-/// sequence filter that keeps replays from doubling anything.
+/// Everything applied to one answer so far: text, reasoning, refusal, tool calls, merged sources,
+/// the stored `complete`, and the sequence filter that keeps replays from doubling anything.
 struct AnswerContent: Sendable {
     private(set) var text = ""
+    /// The model's visible reasoning, apart from the text.
+    private(set) var reasoning = ""
+    /// The model's refusal, apart from the text.
+    private(set) var refusal = ""
+    private(set) var toolCalls: [ToolCall] = []
     private(set) var sources: [Source] = []
     private var sourceURLs: Set<String> = []
     /// The highest sequence number applied.
@@ -10,12 +15,12 @@ struct AnswerContent: Sendable {
     var answerID: String?
     /// The `complete` event, stored until the stream really ends (deferred completion).
     private(set) var storedCompletion: Completion?
-    /// Whether a non-empty token has arrived.
+    /// Whether the model has begun to answer: a non-empty token, reasoning or refusal, or a tool call.
     private(set) var hasToken = false
     /// How many events were applied (duplicates dropped are not counted).
     private(set) var appliedEvents = 0
-    /// Text arrived without a sequence number after the last sequenced event. A resume from
-    /// `lastSequence` could then replay that text, so it is not offered.
+    /// Text (or reasoning, a refusal, a tool call) arrived without a sequence number after the last
+    /// sequenced event. A resume from `lastSequence` could then replay it, so it is not offered.
     private var hasUnsequencedTextAfterCursor = false
 
     /// Where a resume would start, when resuming cannot lose or double text. Sequence numbers
@@ -46,17 +51,36 @@ struct AnswerContent: Sendable {
             hasToken = true
             if event.sequence == nil { hasUnsequencedTextAfterCursor = true }
             return [.textAppended(piece)]
+        case .reasoning(let piece):
+            guard !piece.isEmpty else { return [] }
+            reasoning += piece
+            return modelOutputArrived(event, .reasoningAppended(piece))
+        case .refusal(let piece):
+            guard !piece.isEmpty else { return [] }
+            refusal += piece
+            return modelOutputArrived(event, .refusalAppended(piece))
+        case .toolCall(let call):
+            toolCalls.append(call)
+            return modelOutputArrived(event, .toolCallReceived(call))
         case .sourcesReady(let list):
             return merge(list) + [.stageChanged(event.kind)]
         case .complete(let completion):
             storedCompletion = completion
             return merge(completion.sources)
-        case .flushTokens, .error, .unknown, .reasoning, .refusal, .toolCall:
+        case .flushTokens, .error, .unknown:
             return []
         case .tierSelected, .searching, .searchComplete, .planningStarted, .planningComplete, .roundStarted,
             .roundComplete, .reflectionStarted, .reflectionComplete, .sourceSelectionStarted, .synthesisStarted:
             return [.stageChanged(event.kind)]
         }
+    }
+
+    /// Notes model output other than text: it counts as the model's first token, and, without a
+    /// sequence number, makes a resume unsafe, as text does.
+    private mutating func modelOutputArrived(_ event: ResearchEvent, _ update: AnswerUpdate) -> [AnswerUpdate] {
+        hasToken = true
+        if event.sequence == nil { hasUnsequencedTextAfterCursor = true }
+        return [update]
     }
 
     /// Adds the sources whose URL is new (the first source with a URL wins) and returns
@@ -70,10 +94,23 @@ struct AnswerContent: Sendable {
         return changed ? [.sourcesMerged(sources)] : []
     }
 
-    /// The server's completion with the merged sources and the whole text.
+    /// Whether the model said anything a reader can be shown as its answer: text, a refusal or a
+    /// tool call (reasoning alone is not an answer).
+    var hasAnswer: Bool { !text.isEmpty || !refusal.isEmpty || !toolCalls.isEmpty }
+
+    /// The server's completion with the merged sources and the whole text, reasoning, refusal and
+    /// tool calls.
     func completion(reason: AnswerCompletion.Reason, timeout: AnswerTimeout? = nil) -> AnswerCompletion {
         AnswerCompletion(
             reason: reason, timeout: timeout, text: text, sources: sources,
-            followUps: storedCompletion?.followUps ?? [], metadata: storedCompletion?.metadata ?? [:])
+            followUps: storedCompletion?.followUps ?? [], metadata: storedCompletion?.metadata ?? [:],
+            reasoning: reasoning, refusal: refusal, toolCalls: toolCalls)
+    }
+
+    /// `failure` keeping the reasoning, refusal and tool calls received before it.
+    func keeping(in failure: AnswerFailure) -> AnswerFailure {
+        var failure = failure
+        (failure.reasoning, failure.refusal, failure.toolCalls) = (reasoning, refusal, toolCalls)
+        return failure
     }
 }

@@ -44,6 +44,12 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
     /// ``SSEDecoderError/Code/eventTooLarge``), when that caused the failure: an app can say so in
     /// its own terms instead of showing ``message``, which names ``SSELimits``.
     public var exceededLimit: SSEDecoderError.Code?
+    /// The model's visible reasoning received before the failure.
+    public var reasoning = ""
+    /// The model's refusal received before the failure.
+    public var refusal = ""
+    /// The tool calls received before the failure.
+    public var toolCalls: [ToolCall] = []
 
     // `duplicates` pairs these assignments with CadenceClientError's and ConnectionFailure's: see the
     // note in CadenceClientError.

@@ -56,13 +56,14 @@ extension AnswerStreamMachine {
     }
 
     /// Ends the answer because `timeout` passed: the server's completion if `complete` was stored,
-    /// else the partial text as a `timedOut` completion, else a failure that names the timeout.
+    /// else the partial answer (text, refusal or tool calls) as a `timedOut` completion, else a
+    /// failure that names the timeout.
     /// `closing` says whether a connection is open and must be closed first.
     mutating func endByTimeout(_ timeout: AnswerTimeout, closing: Bool) -> [Action] {
         if content.storedCompletion != nil {
             return finish(.completed(content.completion(reason: .completed)), closing: closing)
         }
-        if !content.text.isEmpty {
+        if content.hasAnswer {
             return finish(.completed(content.completion(reason: .timedOut, timeout: timeout)), closing: closing)
         }
         let limit = timeout.limit(in: configuration) ?? .zero

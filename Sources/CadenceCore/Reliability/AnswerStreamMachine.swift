@@ -161,8 +161,11 @@ public struct AnswerStreamMachine: Sendable {
         }
     }
 
-    /// Ends the answer with `update` (the only terminal update it will ever emit).
+    /// Ends the answer with `update` (the only terminal update it will ever emit). A failure keeps the
+    /// reasoning, refusal and tool calls received before it, as it keeps the text.
     mutating func finish(_ update: AnswerUpdate, closing: Bool) -> [Action] {
+        var update = update
+        if case .failed(let failure) = update { update = .failed(content.keeping(in: failure)) }
         state = .finished(update)
         return (closing ? [.closeConnection] : []) + [.emit(update)]
     }

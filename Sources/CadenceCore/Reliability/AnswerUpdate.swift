@@ -14,12 +14,20 @@
 /// }
 /// ```
 ///
-/// The large and rare payloads (a stage, a completion, a failure) are boxed (`indirect`), so an update
+/// The large and rare payloads (a stage, a tool call, a completion, a failure) are boxed (`indirect`), so an update
 /// takes 32 bytes instead of 104: an `AsyncStream` keeps the largest buffer it ever needed, and an
 /// answer that arrives faster than its reader takes it leaves room for a thousand updates or more.
 public enum AnswerUpdate: Sendable, Hashable {
     /// New answer text, to append to what came before. Never repeats text already delivered.
     case textAppended(String)
+    /// A piece of the model's visible reasoning, to append to the reasoning before it. Kept apart
+    /// from the answer text, and, like it, never repeated.
+    case reasoningAppended(String)
+    /// A piece of the model's refusal, to append to the refusal before it: shown as a refusal, not
+    /// as answer text.
+    case refusalAppended(String)
+    /// A tool call the model made, whole. Cadence does not run tools.
+    indirect case toolCallReceived(ToolCall)
     /// Every source so far, deduplicated by URL, sent only when the list changed.
     case sourcesMerged([Source])
     /// A research stage event (tier, searching, planning, rounds, reflection, sources, synthesis).
@@ -39,7 +47,9 @@ public enum AnswerUpdate: Sendable, Hashable {
     public var isTerminal: Bool {
         switch self {
         case .completed, .failed, .cancelled: true
-        case .textAppended, .sourcesMerged, .stageChanged, .reconnecting, .reconnected: false
+        case .textAppended, .reasoningAppended, .refusalAppended, .toolCallReceived, .sourcesMerged, .stageChanged,
+            .reconnecting, .reconnected:
+            false
         }
     }
 }

@@ -9,7 +9,8 @@
 /// - ``byteIdleTimeout`` runs from the last byte of any kind on the current connection, keepalives
 ///   included. It catches a dead connection, so it is handled like a dropped connection: the stream
 ///   resumes when it can, and only otherwise ends as a timeout.
-/// - ``firstTokenTimeout`` runs from the start until the first non-empty token.
+/// - ``firstTokenTimeout`` runs from the start until the first non-empty token (or reasoning,
+///   refusal or tool call: the model has begun).
 /// - ``overallTimeout`` runs from the start and is never reset; it bounds backoff waits too.
 ///
 /// ```swift

@@ -3,8 +3,9 @@ public import CadenceMarkdown
 public import SwiftUI
 
 /// One answer on screen: the question; the research stage, with a spinner, while the answer is in
-/// progress, or how it ended; a sources pill; the connection banner; the markdown text as the pacer
-/// reveals it; and, only once ``AnswerViewModel/showsActions``, an actions row and the follow-ups.
+/// progress, or how it ended; a sources pill; the connection banner; a chat model's reasoning,
+/// refusal and tool calls (``ModelOutputView``); the markdown text as the pacer reveals it; and,
+/// only once ``AnswerViewModel/showsActions``, an actions row and the follow-ups.
 ///
 /// The card only reads the model. Its text is ``AnswerViewModel/document``, the markdown of
 /// ``AnswerViewModel/visibleText``, which changes once per display frame, so something must call
@@ -64,6 +65,9 @@ public struct AnswerCardView: View {
             }
             if let banner = answer.banner {
                 ConnectionBannerLabel(banner: banner)
+            }
+            if !answer.reasoning.isEmpty || !answer.refusal.isEmpty || !answer.toolCalls.isEmpty {
+                ModelOutputView(answer: answer)
             }
             MarkdownBlocksView(blocks: answer.document.blocks, renderer: renderer)
             if answer.showsActions {

@@ -102,7 +102,7 @@ struct DemoCommand: AsyncParsableCommand {
         let answer = AnswerStream(
             request: AnswerRequest(query: question), transport: transport, configuration: configuration)
         try await AnswerSession.run(answer, output: output, json: format.json) { [plain = format.plain] in
-            AnswerPrinter(output: output, showsStages: !plain)
+            AnswerPrinter(output: output, showsStages: !plain, answerTextOnly: plain)
         }.ending.conclude()
     }
 }

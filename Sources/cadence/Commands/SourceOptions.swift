@@ -91,7 +91,7 @@ struct SourceOptions: ParsableArguments {
             configuration: reliability.configuration)
         return try await AnswerSession.run(answer, output: output, recording: recording, json: format.json) {
             [plain = format.plain] in
-            AnswerPrinter(output: output, showsStages: !plain)
+            AnswerPrinter(output: output, showsStages: !plain, answerTextOnly: plain)
         }
     }
 

@@ -1,5 +1,6 @@
 import CadenceCore
 import CadenceMarkdown
+import CadenceTerminal
 import CadenceUI
 import Foundation
 
@@ -10,9 +11,15 @@ import Foundation
 /// once, however many times the connection was resumed: ``AnswerStream`` never repeats text. A
 /// model's answer (``ModelAnswerStream``) is printed as the model wrote it, after its reasoning
 /// (``ReasoningText``), with a note on stderr when it stopped for another reason than finishing.
+///
+/// A chat server's reasoning (``AnswerUpdate/reasoningAppended(_:)``) is written dimmed on a
+/// terminal while it streams, then folded to one line ("▸ thought for 4 s") once the answer starts;
+/// a refusal is labelled, and each tool call is one line. With `answerTextOnly` (`--plain`) stdout
+/// gets the answer text alone: the refusal and tool calls go to stderr.
 struct AnswerPrinter {
     let output: TerminalOutput
     let showsStages: Bool
+    let answerTextOnly: Bool
     /// The model's reasoning shown before the text, if any.
     let reasoning: ReasoningText?
     private(set) var text = ""
@@ -25,21 +32,39 @@ struct AnswerPrinter {
     /// Why the model stopped, for a model's answer.
     private(set) var finishReason: FinishReason?
     private var inText = false
+    /// Whether the last thing written left the cursor mid-line.
+    private var lineOpen = false
+    /// The reasoning written so far and not yet folded, as written (to count its rows).
+    private var reasoningWritten = ""
+    private var reasoningSpan = ReasoningSpan()
+    /// The refusal received (written as it comes, or, with `answerTextOnly`, on stderr at the end).
+    private var refusal = ""
+    /// Time since the answer began, for ``ReasoningSpan``.
+    private let now: @Sendable () -> Duration
     /// On a terminal, text is wrapped at word boundaries to this width; elsewhere it is left alone.
     private let wrapWidth: Int?
     private var column = 0
 
-    /// - Parameter wrapsText: on a terminal, wrap the text at word boundaries (a research answer);
-    ///   `false` writes it as it comes (a model's answer).
-    init(output: TerminalOutput, showsStages: Bool, wrapsText: Bool = true, reasoning: ReasoningText? = nil) {
+    /// - Parameters:
+    ///   - wrapsText: on a terminal, wrap the text at word boundaries (a research answer); `false`
+    ///     writes it as it comes (a model's answer).
+    ///   - answerTextOnly: write nothing but the answer text on stdout (`--plain`).
+    ///   - now: time since the answer began, for "thought for N s".
+    init(
+        output: TerminalOutput, showsStages: Bool, wrapsText: Bool = true, reasoning: ReasoningText? = nil,
+        answerTextOnly: Bool = false, now: @escaping @Sendable () -> Duration = AnswerPrinter.elapsedTime()
+    ) {
         self.output = output
         self.showsStages = showsStages
+        self.answerTextOnly = answerTextOnly
+        self.now = now
         self.reasoning = reasoning
         wrapWidth = output.styled && wrapsText ? TerminalOutput.terminalWidth() - 1 : nil
     }
 
     mutating func handle(_ update: AnswerUpdate) {
         if let ended = AnswerEnding(update) { ending = ended }
+        if reasoningSpan.note(update, at: now()), reasoningSpan.end != nil { foldReasoning() }
         switch update {
         case .textAppended(let token):
             if !inText, showsStages { output.line() }
@@ -47,6 +72,31 @@ struct AnswerPrinter {
             inText = true
             text += token
             output.write(wrapped(TerminalSanitizer.printable(token)))
+            lineOpen = !token.hasSuffix("\n")
+        case .reasoningAppended(let piece):
+            guard output.styled, reasoningSpan.isOpen else { return }
+            let shown = ModelOutputText.printableReasoning(piece)
+            reasoningWritten += shown
+            output.write(output.dim(shown))
+        case .refusalAppended(let piece):
+            if refusal.isEmpty, !answerTextOnly {
+                if lineOpen { output.line() }
+                if inText { output.line() }
+                output.write(output.bold(ModelOutputText.refusalLabel))
+            }
+            refusal += piece
+            guard !answerTextOnly else { return }
+            output.write(TerminalSanitizer.printable(piece))
+            lineOpen = !piece.hasSuffix("\n")
+        case .toolCallReceived(let call):
+            guard !answerTextOnly else {
+                TerminalOutput.error(ModelOutputText.toolCallLine(call, width: nil))
+                return
+            }
+            if lineOpen { output.line() }
+            lineOpen = false
+            let width = output.styled ? TerminalOutput.terminalWidth() - 1 : nil
+            output.line(output.cyan(ModelOutputText.toolCallLine(call, width: width)))
         case .sourcesMerged(let merged):
             sources = merged
         case .stageChanged(let stage):
@@ -66,6 +116,23 @@ struct AnswerPrinter {
         case .cancelled:
             break
         }
+    }
+
+    /// Replaces the reasoning written while it streamed with one dimmed line saying how long it took. Reasoning taller than the screen cannot be taken back
+    /// (its top has scrolled away), so the line then follows it.
+    private mutating func foldReasoning() {
+        guard !reasoningWritten.isEmpty else { return }
+        let rows = ModelOutputText.rows(of: reasoningWritten, width: TerminalOutput.terminalWidth())
+        reasoningWritten = ""
+        output.write(rows < TerminalOutput.terminalHeight() ? ModelOutputText.erase(rows: rows) : "\n")
+        output.line(output.dim(ModelOutputText.foldedLine(reasoningSpan)))
+    }
+
+    /// Time since the first call, on the continuous clock: when each update arrived.
+    static func elapsedTime() -> @Sendable () -> Duration {
+        let clock = ContinuousClock()
+        let origin = clock.now
+        return { origin.duration(to: clock.now) }
     }
 
     /// The token as written: a leading space becomes a line break when the word would pass the
@@ -115,7 +182,8 @@ struct AnswerPrinter {
 
     /// Ends the text and prints the numbered sources and follow-up questions.
     func finish() {
-        if !text.isEmpty, !text.hasSuffix("\n") { output.line() }
+        if lineOpen { output.line() }
+        if answerTextOnly, !refusal.isEmpty { TerminalOutput.error(ModelOutputText.refusalLabel + refusal) }
         if !sources.isEmpty {
             output.line()
             output.line(output.bold("Sources"))

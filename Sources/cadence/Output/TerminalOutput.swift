@@ -50,6 +50,14 @@ struct TerminalOutput {
         return 80
     }
 
+    /// The terminal's height in rows (`TIOCGWINSZ`, then `$LINES`, then 24).
+    static func terminalHeight() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        if let lines = getenv("LINES").flatMap({ Int(String(cString: $0)) }), lines > 0 { return lines }
+        return 24
+    }
+
     /// Writes `cadence: text` on stderr. The text may quote a server (an error body), so control
     /// characters show as symbols (`TerminalSanitizer`).
     static func error(_ text: String) {

@@ -40,7 +40,8 @@ enum AnswerEnding: Sendable, Equatable {
             self = .failed(reason: failure.commandLineMessage)
         case .cancelled:
             self = .cancelled
-        case .textAppended, .sourcesMerged, .stageChanged, .reconnecting, .reconnected:
+        case .textAppended, .reasoningAppended, .refusalAppended, .toolCallReceived, .sourcesMerged, .stageChanged,
+            .reconnecting, .reconnected:
             return nil
         }
     }
