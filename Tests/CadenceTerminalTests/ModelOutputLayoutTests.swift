@@ -55,7 +55,7 @@ import Testing
         let lines = layout.lines(for: Self.exchange(refusal: "I can't help with that.", toolCalls: calls), width: 30)
         #expect(
             Array(lines.dropFirst()) == [
-                "", "refused: I can't help with", "that.", "", "tool call: search {\"q\":  \"sse\"}",
+                "", "refused: I can't help with", "that.", "", "tool call: search {\"q\":  \"sse…",
                 "tool call: fetch xxxxxxxxxxxx…",
             ])
         var colored = TranscriptLayout(colors: true)

@@ -1,5 +1,6 @@
 import CadenceCore
 import CadenceEngine
+import CadenceStore
 import CadenceTesting
 import Foundation
 import Testing
@@ -68,6 +69,25 @@ struct ChatClientCommandTests {
             #expect(text < refusal)
         }
     }
+
+    @Test("chat saves the reasoning, refusal and tool calls with the answer in its history file")
+    func chatKeepsThemInHistory() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chatui-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("history.sqlite").path
+        try await withServer(engine: ChatScriptEngine()) { server in
+            let session = try await CadenceBinary.run(
+                ["chat", "--url", server.baseURL, "--database", database], stdin: Data("Why?\n".utf8))
+            #expect(session.status == 0, "\(session.stderr)")
+        }
+        let store = try SQLiteConversationStore(path: database)
+        let conversation = try #require(try await store.conversations().first)
+        let answer = try #require(try await store.conversation(conversation.id)?.answers.first)
+        #expect(answer.text == "Rayleigh scattering.")
+        #expect(answer.reasoning == "The user asks about the sky.")
+        #expect(answer.refusal == "I won't guess colours.")
+        #expect(answer.toolCalls == [ChatScriptEngine.call])
+    }
 }
 
 /// The same in a real terminal: the reasoning streams dimmed, then folds to one line when the text starts.
@@ -91,6 +111,26 @@ struct ChatClientTerminalTests {
             #expect(screen.contains("Blue light scatters most."), "screen: \(screen)")
             #expect(!screen.contains("Thinking") && !screen.contains("several rows"), "folded away: \(screen)")
             #expect(!session.output.contains("\u{1B}[2J"), "the model's escape codes never reach the terminal")
+        }
+    }
+
+    @Test("the full-screen chat shows the answer with its reasoning folded, the refusal and the tool call")
+    func fullScreenChat() async throws {
+        try await withServer(engine: ChatScriptEngine()) { server in
+            let command = "'\(CadenceBinary.url.path)' chat --url \(server.baseURL) --no-history"
+            let session = try TmuxSession(command: command, columns: 60, rows: 24)
+            #expect(await session.waitForScreen("the prompt") { $0.contains("›") })
+            try session.keys("Why?", "Enter")
+            #expect(
+                await session.waitForScreen("the finished answer") { $0.contains("refused: I won't guess colours.") },
+                "\(session.output.suffix(500))")
+            let screen = try session.capture()
+            #expect(screen.contains("▸ thought for "), "screen: \(screen)")
+            #expect(!screen.contains("about the sky"), "folded: \(screen)")
+            #expect(screen.contains("Rayleigh scattering."), "screen: \(screen)")
+            #expect(screen.contains("tool call: lookup {\"q\": \"sky\",  \"n\": 2}"), "screen: \(screen)")
+            try session.keys("C-d")
+            #expect(await session.waitForOutput("CADENCE-EXIT=0"))
         }
     }
 }

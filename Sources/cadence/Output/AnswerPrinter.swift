@@ -118,8 +118,9 @@ struct AnswerPrinter {
         }
     }
 
-    /// Replaces the reasoning written while it streamed with one dimmed line saying how long it took. Reasoning taller than the screen cannot be taken back
-    /// (its top has scrolled away), so the line then follows it.
+    /// Replaces the reasoning written while it streamed with one dimmed line saying how long it took.
+    /// Reasoning taller than the screen cannot be taken back (its top has scrolled away), so the line
+    /// then follows it.
     private mutating func foldReasoning() {
         guard !reasoningWritten.isEmpty else { return }
         let rows = ModelOutputText.rows(of: reasoningWritten, width: TerminalOutput.terminalWidth())
