@@ -67,11 +67,8 @@ extension ResearchMachine {
     /// The current model call threw before or while streaming.
     public mutating func modelFailed(_ failure: ModelFailure, now: Duration) -> [Action] {
         guard case .calling(let call) = state else { return [] }
-        // A status means the model's server was reached and refused; its message usually names the
-        // status already ("the server answered HTTP 401 Unauthorized: …"), so it is added only if not.
-        let status = failure.status.flatMap { failure.message.contains("HTTP \($0)") ? nil : " (HTTP \($0))" } ?? ""
         return callFailed(
-            call, code: "model_failed", message: "the model call failed\(status): \(failure.message)",
+            call, code: "model_failed", message: failure.explanation,
             retryable: failure.retryable, retryAfter: failure.retryAfter, now: now)
     }
 
@@ -152,10 +149,16 @@ extension ResearchMachine {
             closing: true)
     }
 
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return value == value.rounded() ? String(Int(value)) : String(value)
+    static func seconds(_ duration: Duration) -> String { AnswerMetadata.seconds(duration) }
+}
+
+extension ResearchMachine.ModelFailure {
+    /// The `model_failed` message: what failed, with the HTTP status when the model's server was
+    /// reached and refused. Its message usually names the status already ("the server answered
+    /// HTTP 401 Unauthorized: …"), so the status is added only if not.
+    var explanation: String {
+        let status = status.flatMap { message.contains("HTTP \($0)") ? nil : " (HTTP \($0))" } ?? ""
+        return "the model call failed\(status): \(message)"
     }
 }
 
