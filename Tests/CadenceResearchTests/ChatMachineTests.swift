@@ -13,6 +13,12 @@ struct ChatMachineTests {
         return machine
     }
 
+    /// The code of the `error` the actions send, if any.
+    static func errorCode(_ actions: [ChatMachine.Action]) -> String? {
+        for case .emit(.error(let code, _)) in actions { return code }
+        return nil
+    }
+
     @Test func sendsTheHistoryThenTheQuestion() {
         var machine = ChatMachine(request: AnswerRequest(query: "Hi", history: [ChatTurn(role: "user", content: "A")]))
         #expect(machine.turns == [ChatTurn(role: "user", content: "A"), ChatTurn(role: "user", content: "Hi")])
@@ -57,8 +63,7 @@ struct ChatMachineTests {
         #expect(machine.modelEvent(.finish(.truncated), now: .zero) == [])
         let ending = machine.modelEnded(now: .zero)
         #expect(ending.count == 3)
-        guard case .emit(.error(let code, _)) = ending[1] else { return }
-        #expect(code == "model_truncated")
+        #expect(Self.errorCode(ending) == "model_truncated")
     }
 
     @Test func retriesOnlyWhileNothingWasSent() {
@@ -70,12 +75,12 @@ struct ChatMachineTests {
         #expect(machine.deadlinePassed(now: .seconds(4)) == [.callModel(attempt: 2)])
         _ = machine.modelEvent(.reasoning("Hm"), now: .seconds(5))
         let ending = machine.modelFailed(busy, now: .seconds(6))
-        guard case .emit(.error(let code, let message)) = ending[1] else {
-            Issue.record("not an error: \(ending)")
-            return
-        }
-        #expect(code == "model_failed")
-        #expect(message == "the model call failed (HTTP 503): busy after 2 attempts")
+        #expect(
+            ending == [
+                .closeModelCall,
+                .emit(.error(code: "model_failed", message: "the model call failed (HTTP 503): busy after 2 attempts")),
+                .finish,
+            ])
         #expect(machine.isFinished)
     }
 
@@ -84,21 +89,18 @@ struct ChatMachineTests {
         #expect(machine.modelEvent(.usage(ModelUsage(inputTokens: 60, outputTokens: 40)), now: .zero) == [])
         let over = machine.modelEvent(.usage(ModelUsage(inputTokens: 60, outputTokens: 41)), now: .zero)
         #expect(over.first == .closeModelCall)
-        guard case .emit(.error(let code, _)) = over[1] else { return }
-        #expect(code == "budget_exceeded")
+        #expect(Self.errorCode(over) == "budget_exceeded")
     }
 
     @Test func theTimeBudgetAndTheIdleTimeoutEndTheAnswer() {
         var idle = Self.machine(ChatConfiguration(modelIdleTimeout: .seconds(5), maxAnswerTime: .seconds(8)))
         _ = idle.modelEvent(.text("a"), now: .seconds(2))
         #expect(idle.nextDeadline == .seconds(7))
-        guard case .emit(.error(let timeout, _)) = idle.deadlinePassed(now: .seconds(7))[1] else { return }
-        #expect(timeout == "model_timeout")
+        #expect(Self.errorCode(idle.deadlinePassed(now: .seconds(7))) == "model_timeout")
 
         var slow = Self.machine(ChatConfiguration(modelIdleTimeout: .seconds(5), maxAnswerTime: .seconds(8)))
         _ = slow.modelEvent(.text("a"), now: .seconds(4))
         #expect(slow.nextDeadline == .seconds(8))
-        guard case .emit(.error(let budget, _)) = slow.deadlinePassed(now: .seconds(8))[1] else { return }
-        #expect(budget == "budget_exceeded")
+        #expect(Self.errorCode(slow.deadlinePassed(now: .seconds(8))) == "budget_exceeded")
     }
 }
