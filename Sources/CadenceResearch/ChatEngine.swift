@@ -19,7 +19,9 @@ public import CadenceEngine
 /// let server = ReferenceServer(engine: engine)
 /// ```
 public struct ChatEngine: AnswerEngine {
+    /// The model the answers come from, with its provider's system prompt.
     public var client: ModelClient
+    /// The limits of each answer.
     public var configuration: ChatConfiguration
     /// Told how long each model call took to send its first token (a server's metrics).
     public var observer: (any AnswerEngineObserver)?
@@ -66,7 +68,11 @@ public struct ChatEngine: AnswerEngine {
 }
 
 /// The loop that owns one chat answer's machine, model call and timer: ``ResearchDriver``'s loop
-/// without searches, delivering through the same model-call task.
+/// without searches, delivering through the same model-call task (``ResearchDriver/startCall``).
+///
+/// The two loops stay two: research's also runs searches whose results go back into its machine in
+/// the middle of its actions, and the machines speak different `Action` enums; one generic loop
+/// would need a protocol over both for the dozen lines they share.
 enum ChatDriver {
     static func run(
         _ initial: ChatMachine, engine: ChatEngine, timer: DeadlineTimer,

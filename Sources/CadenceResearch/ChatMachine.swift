@@ -213,14 +213,14 @@ public struct ChatMachine: Sendable {
         _ call: Call, code: String, message: String, retryable: Bool, retryAfter: Duration?, now: Duration
     ) -> [Action] {
         calls += 1
-        if retryable, !call.sentAnything, call.attempt < configuration.retry.maxAttempts {
-            let jitter = Double.random(in: 0..<1, using: &random)
-            let delay = configuration.retry.retryDelay(
-                beforeAttempt: call.attempt + 1, retryAfter: retryAfter, jitter: jitter)
+        if let delay = configuration.retry.delayBeforeRetrying(
+            failedAttempt: call.attempt, retryable: retryable, sentAnything: call.sentAnything,
+            retryAfter: retryAfter, random: &random)
+        {
             state = .waitingToRetry(attempt: call.attempt, until: now + delay)
             return [.closeModelCall]
         }
-        let attempts = call.attempt == 1 ? "" : " after \(call.attempt) attempts"
+        let attempts = ReliabilityConfiguration.attemptsMade(call.attempt)
         return fail(code: code, message: message + attempts, closing: true)
     }
 

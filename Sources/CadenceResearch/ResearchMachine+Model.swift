@@ -97,16 +97,15 @@ extension ResearchMachine {
     mutating func callFailed(
         _ call: Call, code: String, message: String, retryable: Bool, retryAfter: Duration?, now: Duration
     ) -> [Action] {
-        if retryable, !call.sentText, call.model.attempt < configuration.retry.maxAttempts {
-            let jitter = Double.random(in: 0..<1, using: &random)
-            let delay = configuration.retry.retryDelay(
-                beforeAttempt: call.model.attempt + 1, retryAfter: retryAfter, jitter: jitter)
-            calls += 1
+        calls += 1
+        if let delay = configuration.retry.delayBeforeRetrying(
+            failedAttempt: call.model.attempt, retryable: retryable, sentAnything: call.sentText,
+            retryAfter: retryAfter, random: &random)
+        {
             state = .waitingToRetry(call.model, until: now + delay)
             return [.closeModelCall]
         }
-        calls += 1
-        let attempts = call.model.attempt == 1 ? "" : " after \(call.model.attempt) attempts"
+        let attempts = ReliabilityConfiguration.attemptsMade(call.model.attempt)
         return fail(code: code, message: message + attempts, closing: true)
     }
 
