@@ -45,16 +45,12 @@ extension ResearchMachine {
     /// The current model call's stream ended.
     public mutating func modelEnded(now: Duration) -> [Action] {
         guard case .calling(let call) = state else { return [] }
-        if let error = call.streamError {
-            return callFailed(
-                call, code: "model_error", message: "the model reported an error: \(error.message)",
-                retryable: error.retryable, retryAfter: nil, now: now)
-        }
-        guard let finish = call.finish, finish != .truncated else {
-            return callFailed(
-                call, code: "model_truncated",
-                message: "the model's stream ended before it finished (no finish reason)", retryable: true,
-                retryAfter: nil, now: now)
+        let finish: FinishReason
+        switch ModelCallEnding(streamError: call.streamError, finish: call.finish) {
+        case .broken(let code, let message, let retryable):
+            return callFailed(call, code: code, message: message, retryable: retryable, retryAfter: nil, now: now)
+        case .finished(let reason):
+            finish = reason
         }
         account(call, now: now)
         switch call.model.purpose {

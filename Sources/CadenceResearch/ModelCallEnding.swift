@@ -19,3 +19,26 @@ extension ReliabilityConfiguration {
         attempts == 1 ? "" : " after \(attempts) attempts"
     }
 }
+
+/// How a model call's stream ended, read from the error it reported and the finish of choice 0:
+/// shared by research and chat, which end a broken call with the same codes.
+enum ModelCallEnding: Equatable {
+    /// The model finished (`stop`, the token limit, tool calls, a filter …).
+    case finished(FinishReason)
+    /// The stream broke: `model_error` (an error inside it) or `model_truncated` (no finish reason).
+    case broken(code: String, message: String, retryable: Bool)
+
+    init(streamError: ModelError?, finish: FinishReason?) {
+        if let error = streamError {
+            self = .broken(
+                code: "model_error", message: "the model reported an error: \(error.message)",
+                retryable: error.retryable)
+        } else if let finish, finish != .truncated, finish != .error {
+            self = .finished(finish)
+        } else {
+            self = .broken(
+                code: "model_truncated", message: "the model's stream ended before it finished (no finish reason)",
+                retryable: true)
+        }
+    }
+}
