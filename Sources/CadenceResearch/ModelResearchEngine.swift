@@ -116,7 +116,8 @@ enum ResearchDriver {
                     callAwaitingFirstToken = nil
                 case .callModel(let call):
                     callAwaitingFirstToken = now()
-                    loop.start { startCall(call, client: engine.client, deliver: $0) }
+                    let options = ModelRequestOptions(json: call.wantsJSON)
+                    loop.start { startCall(call.turns, options: options, client: engine.client, deliver: $0) }
                 case .search(let queries):
                     var results: [[RetrievedPassage]] = []
                     for query in queries {
@@ -149,13 +150,15 @@ enum ResearchDriver {
         if !over { _ = machine.cancel() }
     }
 
-    /// Streams one model call in a task of its own and delivers what it reads.
+    /// Streams one model call in a task of its own and delivers what it reads (the chat engine's
+    /// calls too). Cancelling the task closes the model's HTTP request.
     static func startCall(
-        _ call: ResearchMachine.ModelCall, client: ModelClient, deliver: @escaping @Sendable (Delivery) -> Void
+        _ turns: [ChatTurn], options: ModelRequestOptions, client: ModelClient,
+        deliver: @escaping @Sendable (Delivery) -> Void
     ) -> Task<Void, Never> {
         Task {
             do {
-                for try await event in client.stream(call.turns, options: ModelRequestOptions(json: call.wantsJSON)) {
+                for try await event in client.stream(turns, options: options) {
                     deliver(.event(event))
                 }
                 if !Task.isCancelled { deliver(.ended) }
@@ -178,7 +181,7 @@ enum ResearchDriver {
 
 extension ModelEvent {
     /// Whether the event is a token the model wrote, for the first-token latency.
-    fileprivate var isToken: Bool {
+    var isToken: Bool {
         switch self {
         case .text(let text, _), .reasoning(let text, _), .refusal(let text, _): !text.isEmpty
         case .toolCall: true

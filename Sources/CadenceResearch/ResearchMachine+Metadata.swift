@@ -22,19 +22,10 @@ extension ResearchMachine {
         for key in ["planning_ms", "search_ms", "reflection_ms", "synthesis_ms"] {
             metadata[key] = .number(Self.milliseconds(stageTimes[key] ?? .zero))
         }
-        var usage: [String: JSONValue] = [
-            "input_tokens": .number(Double(self.usage.inputTokens)),
-            "output_tokens": .number(Double(self.usage.outputTokens)),
-            "total_tokens": .number(Double(self.usage.totalTokens ?? self.usage.inputTokens + self.usage.outputTokens)),
-        ]
-        if let reasoning = self.usage.reasoningTokens { usage["reasoning_tokens"] = .number(Double(reasoning)) }
-        metadata["usage"] = .object(usage)
-        metadata["budget"] = .object([
-            "time_ms": .number(Self.milliseconds(now)),
-            "time_limit_ms": .number(Self.milliseconds(configuration.maxAnswerTime)),
-            "tokens": .number(Double(tokensUsed)),
-            "token_limit": .number(Double(configuration.maxAnswerTokens)),
-        ])
+        metadata["usage"] = AnswerMetadata.usage(usage)
+        metadata["budget"] = AnswerMetadata.budget(
+            time: now, timeLimit: configuration.maxAnswerTime, tokens: tokensUsed,
+            tokenLimit: configuration.maxAnswerTokens)
         let checks = citations.checks
         let listed = checks.prefix(Self.maxListedCitations)
         metadata["citations"] = .array(listed.map(\.json))
@@ -46,9 +37,5 @@ extension ResearchMachine {
         return metadata
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        let exact = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return (exact * 100).rounded() / 100
-    }
+    static func milliseconds(_ duration: Duration) -> Double { AnswerMetadata.milliseconds(duration) }
 }

@@ -45,16 +45,12 @@ extension ResearchMachine {
     /// The current model call's stream ended.
     public mutating func modelEnded(now: Duration) -> [Action] {
         guard case .calling(let call) = state else { return [] }
-        if let error = call.streamError {
-            return callFailed(
-                call, code: "model_error", message: "the model reported an error: \(error.message)",
-                retryable: error.retryable, retryAfter: nil, now: now)
-        }
-        guard let finish = call.finish, finish != .truncated else {
-            return callFailed(
-                call, code: "model_truncated",
-                message: "the model's stream ended before it finished (no finish reason)", retryable: true,
-                retryAfter: nil, now: now)
+        let finish: FinishReason
+        switch ModelCallEnding(streamError: call.streamError, finish: call.finish) {
+        case .broken(let code, let message, let retryable):
+            return callFailed(call, code: code, message: message, retryable: retryable, retryAfter: nil, now: now)
+        case .finished(let reason):
+            finish = reason
         }
         account(call, now: now)
         switch call.model.purpose {
@@ -67,11 +63,8 @@ extension ResearchMachine {
     /// The current model call threw before or while streaming.
     public mutating func modelFailed(_ failure: ModelFailure, now: Duration) -> [Action] {
         guard case .calling(let call) = state else { return [] }
-        // A status means the model's server was reached and refused; its message usually names the
-        // status already ("the server answered HTTP 401 Unauthorized: …"), so it is added only if not.
-        let status = failure.status.flatMap { failure.message.contains("HTTP \($0)") ? nil : " (HTTP \($0))" } ?? ""
         return callFailed(
-            call, code: "model_failed", message: "the model call failed\(status): \(failure.message)",
+            call, code: "model_failed", message: failure.explanation,
             retryable: failure.retryable, retryAfter: failure.retryAfter, now: now)
     }
 
@@ -100,16 +93,15 @@ extension ResearchMachine {
     mutating func callFailed(
         _ call: Call, code: String, message: String, retryable: Bool, retryAfter: Duration?, now: Duration
     ) -> [Action] {
-        if retryable, !call.sentText, call.model.attempt < configuration.retry.maxAttempts {
-            let jitter = Double.random(in: 0..<1, using: &random)
-            let delay = configuration.retry.retryDelay(
-                beforeAttempt: call.model.attempt + 1, retryAfter: retryAfter, jitter: jitter)
-            calls += 1
+        calls += 1
+        if let delay = configuration.retry.delayBeforeRetrying(
+            failedAttempt: call.model.attempt, retryable: retryable, sentAnything: call.sentText,
+            retryAfter: retryAfter, random: &random)
+        {
             state = .waitingToRetry(call.model, until: now + delay)
             return [.closeModelCall]
         }
-        calls += 1
-        let attempts = call.model.attempt == 1 ? "" : " after \(call.model.attempt) attempts"
+        let attempts = ReliabilityConfiguration.attemptsMade(call.model.attempt)
         return fail(code: code, message: message + attempts, closing: true)
     }
 
@@ -152,10 +144,16 @@ extension ResearchMachine {
             closing: true)
     }
 
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return value == value.rounded() ? String(Int(value)) : String(value)
+    static func seconds(_ duration: Duration) -> String { AnswerMetadata.seconds(duration) }
+}
+
+extension ResearchMachine.ModelFailure {
+    /// The `model_failed` message: what failed, with the HTTP status when the model's server was
+    /// reached and refused. Its message usually names the status already ("the server answered
+    /// HTTP 401 Unauthorized: …"), so the status is added only if not.
+    var explanation: String {
+        let status = status.flatMap { message.contains("HTTP \($0)") ? nil : " (HTTP \($0))" } ?? ""
+        return "the model call failed\(status): \(message)"
     }
 }
 

@@ -70,7 +70,7 @@ struct ModelClientTests {
             #expect(request.body.contains("\"stream\":true") || testCase.kind == .gemini)
             #expect(request.body.contains("Hi"))
             switch testCase.kind {
-            case .openAI, .ollama: #expect(request.headers["authorization"] == "Bearer sk-secret")
+            case .openAI, .openAIResponses, .ollama: #expect(request.headers["authorization"] == "Bearer sk-secret")
             case .anthropic:
                 #expect(request.headers["x-api-key"] == "sk-secret")
                 #expect(request.headers["anthropic-version"] != nil)

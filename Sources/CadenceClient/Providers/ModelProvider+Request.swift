@@ -15,7 +15,7 @@ extension ModelProvider {
         headers.add(name: "Accept", value: kind == .ollama ? "application/x-ndjson" : "text/event-stream")
         if let apiKey, !apiKey.isEmpty {
             switch kind {
-            case .openAI, .ollama: headers.add(name: "Authorization", value: "Bearer \(apiKey)")
+            case .openAI, .openAIResponses, .ollama: headers.add(name: "Authorization", value: "Bearer \(apiKey)")
             case .anthropic: headers.add(name: "x-api-key", value: apiKey)
             case .gemini: headers.add(name: "x-goog-api-key", value: apiKey)
             }
@@ -47,6 +47,15 @@ extension ModelProvider {
             if let maxTokens = options.maxTokens { body["max_tokens"] = .number(Double(maxTokens)) }
             if let temperature { body["temperature"] = temperature }
             return ("/chat/completions", .object(body))
+        case .openAIResponses:
+            // System turns stay in `input` (Responses reads them there); the provider's prompt is `instructions`.
+            let input: [JSONValue] = turns.map { ["role": .string($0.role), "content": .string($0.content)] }
+            var body: [String: JSONValue] = ["model": .string(model), "input": .array(input), "stream": true]
+            if let system { body["instructions"] = .string(system) }
+            if options.json { body["text"] = ["format": ["type": "json_object"]] }
+            if let maxTokens = options.maxTokens { body["max_output_tokens"] = .number(Double(maxTokens)) }
+            if let temperature { body["temperature"] = temperature }
+            return ("/responses", .object(body))
         case .ollama:
             var body: [String: JSONValue] = [
                 "model": .string(model), "messages": messages(includingSystem: true), "stream": true,

@@ -9,6 +9,8 @@ public struct ModelProvider: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// OpenAI Chat Completions and every OpenAI-compatible server (Ollama `/v1`, llama.cpp, vLLM, Groq, …).
         case openAI = "openai"
+        /// OpenAI Responses (`POST /responses`), and the servers that copy it.
+        case openAIResponses = "openai-responses"
         /// Anthropic Messages.
         case anthropic
         /// Google Gemini `streamGenerateContent?alt=sse`.
@@ -19,7 +21,7 @@ public struct ModelProvider: Sendable, Hashable {
         /// The base URL used when none is given.
         public var defaultBaseURL: String {
             switch self {
-            case .openAI: "https://api.openai.com/v1"
+            case .openAI, .openAIResponses: "https://api.openai.com/v1"
             case .anthropic: "https://api.anthropic.com"
             case .gemini: "https://generativelanguage.googleapis.com"
             case .ollama: "http://127.0.0.1:11434"
@@ -29,7 +31,7 @@ public struct ModelProvider: Sendable, Hashable {
         /// The environment variable the API key is read from when none is given.
         public var apiKeyVariable: String? {
             switch self {
-            case .openAI: "OPENAI_API_KEY"
+            case .openAI, .openAIResponses: "OPENAI_API_KEY"
             case .anthropic: "ANTHROPIC_API_KEY"
             case .gemini: "GEMINI_API_KEY"
             case .ollama: nil
@@ -40,6 +42,7 @@ public struct ModelProvider: Sendable, Hashable {
         public var dialect: ModelDialect {
             switch self {
             case .openAI: .openAIChat
+            case .openAIResponses: .openAIResponses
             case .anthropic: .anthropic
             case .gemini: .gemini
             case .ollama: .ollama

@@ -4,7 +4,7 @@ import Foundation
 
 /// Which model to use: shared by `ask`, `chat`, `demo` and `serve`.
 struct ModelOptions: ParsableArguments {
-    @Option(name: .long, help: "A model provider: openai (and any OpenAI-compatible server), anthropic, gemini, ollama.")
+    @Option(name: .long, help: "A model provider: openai (and any OpenAI-compatible server), openai-responses, anthropic, gemini, ollama.")
     var provider: String?
 
     @Option(name: .long, help: "The provider's base URL (default: its public API; for Ollama's OpenAI API use http://127.0.0.1:11434/v1).")

@@ -14,13 +14,16 @@ struct ServeCommand: AsyncParsableCommand {
             cadence serve --provider openai --model llama3.2 \\
                 --base-url http://127.0.0.1:11434/v1
             cadence serve --provider anthropic --model claude-sonnet-4-5 --corpus ~/notes
+            cadence serve --engine chat --provider ollama --model llama3.2 --system "Answer briefly."
             cadence serve --host 0.0.0.0 --max-connections 1000 \\
                 --token "$(openssl rand -hex 32)"
 
             cadence serve --postgres postgres://cadence@127.0.0.1:5432/cadence --port 8081
 
             With --provider the model plans the searches, reflects on what they found (up to --max-rounds), \
-            and writes the answer; its citations are checked against the passages they cite.
+            and writes the answer; its citations are checked against the passages they cite. With --engine chat \
+            the server relays the model's own answer to each conversation (text, reasoning, refusals, tool \
+            calls), resumable like any other answer.
 
             With --postgres (or CADENCE_POSTGRES_URL) several nodes share their answers: a client that \
             reconnects to any node resumes exactly, and when a node dies the others end its answers as \
@@ -52,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var research: ResearchOptions
+    @OptionGroup var engines: EngineOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -64,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
                     + "give --token TOKEN (or set CADENCE_TOKEN), or --allow-anonymous to serve without one")
         }
         try model.validateAPIKey()
+        try engines.validate(model: model)
     }
 
     /// The server's settings from the flags and the environment.
@@ -78,12 +83,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let documents = try research.loadCorpus()
-        let engine = research.engine(corpus: documents, model: model)
+        let engine = engines.engine(corpus: documents, model: model, research: research)
         let configuration = try serverConfiguration()
         let server = ReferenceServer(engine: engine, configuration: configuration)
         let running = try await server.start(handlingSignals: true)
         TerminalOutput.write("listening on \(running.baseURL)\n", to: STDOUT_FILENO)
-        TerminalOutput.error(ResearchOptions.describe(engine, corpus: documents))
+        TerminalOutput.error(EngineOptions.describe(engine, corpus: documents))
         if let postgres = configuration.postgres {
             TerminalOutput.error("answers are shared through PostgreSQL at \(postgres.redactedURL)")
         }
