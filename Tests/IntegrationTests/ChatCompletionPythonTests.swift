@@ -67,7 +67,9 @@ enum OpenAIPython {
     /// gave: `id`, `text`, `reasoning`, `finish_reason`, `usage`, `tool_calls` (names), or `error`.
     /// `mode` is `stream`, `usage` (streaming with `include_usage`) or `single`.
     static func run(_ server: RunningServer, mode: String, question: String) async throws -> JSONValue {
-        let python = try #require(interpreter, Comment(rawValue: unavailableReason))
+        guard let python = interpreter, FileManager.default.isExecutableFile(atPath: python) else {
+            throw TestFailure("no python at \(interpreter ?? "(none)"): " + unavailableReason)
+        }
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("openai-client-\(UUID()).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
