@@ -34,7 +34,7 @@ struct ChatCompletionCutTests {
             // The finish chunk and the usage chunk both come from `complete` and carry its id: a cut
             // between the two resumes after `complete`, so that one gap loses the usage chunk (the
             // documented exception; the text, finish reason and [DONE] are never lost).
-            let frameEnds = Self.frameEnds(bytes)
+            let frameEnds = MultiNodeResumeTests.frameEnds(bytes)
             let usageFrame = try #require(reference.frames.firstIndex { $0.json?["choices"] == [] })
             let usageGap = frameEnds[usageFrame - 1]..<frameEnds[usageFrame]
 
@@ -104,16 +104,5 @@ struct ChatCompletionCutTests {
             "\(text.count) characters, content ids \(contentIDs.first ?? 0)…\(contentIDs.last ?? 0), "
                 + "\(finishes) finish, \(usages) usage, done \(done)"
         }
-    }
-
-    /// The byte offsets just after each frame's blank line.
-    static func frameEnds(_ bytes: [UInt8]) -> [Int] {
-        var ends: [Int] = []
-        var index = 1
-        while index < bytes.count {
-            if bytes[index] == 0x0A, bytes[index - 1] == 0x0A { ends.append(index + 1) }
-            index += 1
-        }
-        return ends
     }
 }
