@@ -56,7 +56,7 @@ enum OpenAIPython {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let venv = root.appendingPathComponent(".build/openai-venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
+        return access(venv, X_OK) == 0 ? venv : nil
     }()
 
     static let unavailableReason =
@@ -67,7 +67,7 @@ enum OpenAIPython {
     /// gave: `id`, `text`, `reasoning`, `finish_reason`, `usage`, `tool_calls` (names), or `error`.
     /// `mode` is `stream`, `usage` (streaming with `include_usage`) or `single`.
     static func run(_ server: RunningServer, mode: String, question: String) async throws -> JSONValue {
-        guard let python = interpreter, FileManager.default.isExecutableFile(atPath: python) else {
+        guard let python = interpreter, access(python, X_OK) == 0 else {
             throw TestFailure("no python at \(interpreter ?? "(none)"): " + unavailableReason)
         }
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("openai-client-\(UUID()).py")
