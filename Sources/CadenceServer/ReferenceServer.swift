@@ -140,26 +140,36 @@ public struct ReferenceServer: Sendable {
         }
         router.get("/v1/answers/:id/events") { request, context -> Response in
             let id = try context.parameters.require("id")
-            let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
-            let after = try Self.cursor(lastEventID ?? request.uri.queryParameters.get("after"), name: "Last-Event-ID")
+            let (after, resumed) = try Self.resumeCursor(of: request)
             try await registry.check(id, of: Self.subject(of: request), after: after)
-            return responder.response(answerID: id, after: after, resumed: lastEventID != nil || after > 0)
+            return responder.response(answerID: id, after: after, resumed: resumed)
         }
         router.delete("/v1/answers/:id") { request, context -> Response in
-            let id = try context.parameters.require("id")
-            guard try await registry.cancel(id, of: Self.subject(of: request)) else {
-                throw APIError(
-                    status: .conflict, code: "answer_finished",
-                    message: "the answer \"\(id)\" has already ended; there is nothing to cancel")
-            }
-            let body: JSONValue = ["id": .string(id), "status": "cancelled"]
-            return Response(
-                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: body.jsonText + "\n")))
+            try await Self.cancel(context.parameters.require("id"), request: request, registry: registry)
         }
         Self.addConversationRoutes(to: router, registry: registry, limits: limits)
+        ChatCompletionRoutes(registry: registry, feed: feed, metrics: metrics, limits: limits).add(to: router)
         Self.addMetricsRoute(to: router, metrics: metrics)
         return router
+    }
+
+    /// The cursor a resuming reader sent, `Last-Event-ID` or else `?after=` (0 without either), and
+    /// whether it sent one (for the metrics).
+    static func resumeCursor(of request: Request) throws -> (after: Int, resumed: Bool) {
+        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
+        let after = try cursor(lastEventID ?? request.uri.queryParameters.get("after"), name: "Last-Event-ID")
+        return (after, lastEventID != nil || after > 0)
+    }
+
+    /// Cancels the sender's answer `id` (`DELETE`): 200 `{"id", "status": "cancelled"}`, or 409 if it
+    /// had already ended.
+    static func cancel(_ id: String, request: Request, registry: any AnswerRegistry) async throws -> Response {
+        guard try await registry.cancel(id, of: subject(of: request)) else {
+            throw APIError(
+                status: .conflict, code: "answer_finished",
+                message: "the answer \"\(id)\" has already ended; there is nothing to cancel")
+        }
+        return json(["id": .string(id), "status": "cancelled"])
     }
 
     func makeWebSocketRouter(
@@ -185,14 +195,17 @@ public struct ReferenceServer: Sendable {
     }
 
     static func decodeAnswerRequest(_ request: Request, limits: ServerConfiguration) async throws -> AnswerRequest {
+        try await validate(data: body(of: request, limits: limits), limits: limits)
+    }
+
+    /// The request's body, up to the server's limit (413 past it).
+    static func body(of request: Request, limits: ServerConfiguration) async throws -> Data {
         var request = request
-        let body: ByteBuffer
         do {
-            body = try await request.collectBody(upTo: limits.maxRequestBytes)
+            return Data(buffer: try await request.collectBody(upTo: limits.maxRequestBytes))
         } catch {
             throw APIError.tooLarge("the request body is larger than \(limits.maxRequestBytes) bytes")
         }
-        return try validate(data: Data(buffer: body), limits: limits)
     }
 
     /// Decodes and checks a JSON `AnswerRequest` body, throwing a 400 or 413 that says what is wrong.
@@ -204,12 +217,20 @@ public struct ReferenceServer: Sendable {
             throw APIError.badRequest(
                 "the body must be JSON {\"query\": string, \"history\": [{\"role\", \"content\"}]}: \(Self.describe(error))")
         }
+        return try checked(answerRequest, limits: limits)
+    }
+
+    /// The request with its query trimmed, if the query is not empty and within the limit
+    /// (400, 413 otherwise): the same checks for every route that starts an answer.
+    static func checked(_ answerRequest: AnswerRequest, limits: ServerConfiguration) throws -> AnswerRequest {
         let query = answerRequest.query.trimmingCharacters(in: .whitespacesAndNewlines)
         if query.isEmpty { throw APIError.badRequest("the query is empty") }
         if query.count > limits.maxQueryCharacters {
             throw APIError.tooLarge("the query has \(query.count) characters; the limit is \(limits.maxQueryCharacters)")
         }
-        return AnswerRequest(query: query, history: answerRequest.history)
+        var answerRequest = answerRequest
+        answerRequest.query = query
+        return answerRequest
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -263,7 +263,8 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         answeredTimeout = true
     }
 
-    /// Refuses the request with the server's JSON error; a request from an allowed CORS origin gets
+    /// Refuses the request with the server's JSON error (in OpenAI's shape on its routes,
+    /// ``APIError/Shape``); a request from an allowed CORS origin gets
     /// the CORS headers too, so its page can read why. A refusal waits for the responses owed before
     /// it unless `waitingForResponses` is false (a 408 replaces the response being prepared).
     private func refuse(
@@ -275,7 +276,8 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let corsOrigin { fields.append(contentsOf: BrowserPolicy.responseHeaders(origin: corsOrigin)) }
         fields[.contentType] = "application/json; charset=utf-8"
         respondAndClose(
-            head, status: error.status, fields: fields, body: ByteBuffer(string: error.jsonText), context: context,
+            head, status: error.status, fields: fields,
+            body: ByteBuffer(string: error.jsonText(shape: APIError.Shape(path: head.uri))), context: context,
             waitingForResponses: waitingForResponses)
     }
 

@@ -30,6 +30,11 @@ struct AccessControlTests {
         Route(method: .POST, path: "/v1/conversations/c1/messages", body: #"{"query":"What is SSE?"}"#),
         Route(method: .GET, path: "/v1/conversations/c1/messages?since=0"),
         Route(method: .GET, path: "/metrics"),
+        Route(
+            method: .POST, path: "/v1/chat/completions",
+            body: #"{"model":"m","messages":[{"role":"user","content":"What is SSE?"}]}"#),
+        Route(method: .GET, path: "/v1/chat/completions/ans_x/events"),
+        Route(method: .DELETE, path: "/v1/chat/completions/ans_x"),
     ]
 
     static func send(
@@ -73,7 +78,7 @@ struct AccessControlTests {
             // The made-up ids are unknown: the routes themselves answer, not the guard.
             let expected: Int =
                 switch (route.method, route.path) {
-                case (.POST, "/v1/answers"), (.GET, "/metrics"): 200
+                case (.POST, "/v1/answers"), (.POST, "/v1/chat/completions"), (.GET, "/metrics"): 200
                 case (.POST, _): 201
                 default: 404
                 }

@@ -1,0 +1,108 @@
+import CadenceCore
+import CadenceServer
+import Testing
+
+/// A client of the OpenAI-compatible stream cut at any byte resumes with `Last-Event-ID` set to the
+/// last chunk `id:` it saw and gets exactly the rest: the text equals the answer's text as
+/// `/v1/answers` serves it, nothing lost or doubled, whatever byte the cut fell on.
+@Suite("OpenAI-compatible chat completions: cut anywhere, resumed exactly", .timeLimit(.minutes(3)))
+struct ChatCompletionCutTests {
+    @Test("a cut at every byte offset of one streamed answer, resumed from the last chunk id seen")
+    func everyByteOffset() async throws {
+        try await withServer(engine: instantEngine) { server in
+            let question = transportQuestion.query
+            let reference = try await ChatClient.complete(
+                server, ChatClient.body(question, stream: true, includeUsage: true))
+            let id = try #require(reference.answerID)
+            let (answerText, events) = try await ChatClient.answerText(server, id)
+            try #require(answerText.count > 200, "a long enough answer to cut")
+            let bytes = reference.bytes
+            #expect(reference.frames.last?.data == "[DONE]")
+
+            // What the resume sends after each cursor a client can hold: 0 (nothing seen) to the last event.
+            var replays: [[ChatFrame]] = []
+            for after in 0...events.count {
+                let replay = try await ChatClient.send(
+                    .GET, server.baseURL + "/v1/chat/completions/chatcmpl-\(id)/events?include_usage=true",
+                    headers: [("Last-Event-ID", String(after))])
+                #expect(replay.status == 200, "after \(after): \(replay.body)")
+                #expect(replay.frames.last?.data == "[DONE]", "after \(after)")
+                #expect(replay.frames.dropLast().allSatisfy { ($0.id ?? 0) > after }, "strictly after \(after)")
+                replays.append(replay.frames)
+            }
+
+            // The finish chunk and the usage chunk both come from `complete` and carry its id: a cut
+            // between the two resumes after `complete`, so that one gap loses the usage chunk (the
+            // documented exception; the text, finish reason and [DONE] are never lost).
+            let frameEnds = MultiNodeResumeTests.frameEnds(bytes)
+            let usageFrame = try #require(reference.frames.firstIndex { $0.json?["choices"] == [] })
+            let usageGap = frameEnds[usageFrame - 1]..<frameEnds[usageFrame]
+
+            // The client reads byte by byte with an SSE decoder; a cut at any offset leaves it with the
+            // frames dispatched so far and their last id (what it sends as Last-Event-ID, 0 before any),
+            // and those frames plus the resume's must make the answer exactly once. The state changes
+            // only when a frame is dispatched, so the check runs then (and at offset 0).
+            let summaries = replays.map(Summary.init)
+            var decoder = SSEDecoder()
+            var held = Summary([])
+            var cursor = 0
+            var failures = 0
+            for offset in 0...bytes.count {
+                var dispatched = false
+                if offset > 0 {
+                    for case .event(let event) in try decoder.feed(bytes[(offset - 1)..<offset]) {
+                        // The id a client resumes from: the last one dispatched (an SSE decoder carries it
+                        // over to a frame without its own, as [DONE]).
+                        cursor = Int(event.id) ?? 0
+                        held.add(ChatFrame(id: cursor, data: event.data, hasEventField: false))
+                        dispatched = true
+                    }
+                }
+                guard offset == 0 || dispatched || usageGap.lowerBound == offset else { continue }
+                let rest = held.done ? Summary([]) : summaries[cursor]
+                let ok =
+                    held.text + rest.text == answerText && held.finishes + rest.finishes == 1
+                    && held.usages + rest.usages == (usageGap.contains(offset) ? 0 : 1)
+                    && Set(held.contentIDs).isDisjoint(with: rest.contentIDs) && (held.done || rest.done)
+                if !ok {
+                    failures += 1
+                    Issue.record("cut at byte \(offset) (cursor \(cursor)): \(held) + \(rest)")
+                    if failures > 3 { break }
+                }
+            }
+            #expect(frameEnds.count > 50, "the answer has many frames to cut between")
+        }
+    }
+
+    /// What a list of frames adds up to.
+    struct Summary: CustomStringConvertible {
+        var text = ""
+        var contentIDs: [Int] = []
+        var finishes = 0
+        var usages = 0
+        var done = false
+
+        init(_ frames: [ChatFrame]) {
+            for frame in frames { add(frame) }
+        }
+
+        mutating func add(_ frame: ChatFrame) {
+            if frame.data == "[DONE]" {
+                done = true
+                return
+            }
+            let json = frame.json
+            if let piece = json?["choices"]?[0]?["delta"]?["content"]?.stringValue {
+                text += piece
+                contentIDs.append(frame.id ?? -1)
+            }
+            if json?["choices"]?[0]?["finish_reason"]?.stringValue != nil { finishes += 1 }
+            if json?["choices"] == [] { usages += 1 }
+        }
+
+        var description: String {
+            "\(text.count) characters, content ids \(contentIDs.first ?? 0)…\(contentIDs.last ?? 0), "
+                + "\(finishes) finish, \(usages) usage, done \(done)"
+        }
+    }
+}
