@@ -123,8 +123,8 @@ let package = Package(
             name: "CadenceBenchmarks",
             dependencies: [
                 "CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceClient", "CadenceUI", "CadenceTerminal",
-                "CadenceTesting", "CadenceBenchmarkKit", .product("AsyncHTTPClient"), .product("NIOConcurrencyHelpers"),
-                .product("NIOPosix"),
+                "CadenceTesting", "CadenceBenchmarkKit", "CadenceServer", .product("AsyncHTTPClient"),
+                .product("NIOConcurrencyHelpers"), .product("NIOPosix"), .product("NIOCore"), .product("Hummingbird"),
             ],
             path: "Benchmarks/CadenceBenchmarks"),
         .executableTarget(

@@ -21,9 +21,15 @@ package final class NodeProcess: Sendable {
     /// Starts a node and waits until it listens (at most 60 s: connecting to PostgreSQL and
     /// migrating can take a few seconds on a loaded machine).
     package static func start(postgresURL: String?) async throws -> NodeProcess {
+        try await start(arguments: ["node"] + (postgresURL.map { ["--postgres", $0] } ?? []))
+    }
+
+    /// Starts this executable with `arguments` (a node of another kind: the first argument names it),
+    /// and waits until it prints `port N`.
+    package static func start(arguments: [String]) async throws -> NodeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.arguments = ["node"] + (postgresURL.map { ["--postgres", $0] } ?? [])
+        process.arguments = arguments
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin
@@ -41,7 +47,7 @@ package final class NodeProcess: Sendable {
         }
         guard line.hasPrefix("port "), let port = Int(line.dropFirst(5)) else {
             process.terminate()
-            throw BenchmarkError("the server node did not start (it said \"\(line)\")")
+            throw BenchmarkError("the \(arguments[0]) process did not start (it said \"\(line)\")")
         }
         return NodeProcess(port: port, process: process, input: stdin.fileHandleForWriting)
     }

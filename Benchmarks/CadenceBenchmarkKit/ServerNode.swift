@@ -37,8 +37,8 @@ package enum ServerNode {
 
 /// The lines of standard input, read on a thread of their own so that a blocking `read` never holds
 /// one of the two threads of Swift's cooperative pool.
-enum StandardInputLines {
-    static func stream() -> AsyncStream<String> {
+package enum StandardInputLines {
+    package static func stream() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let thread = Thread {
             while let line = readLine() { continuation.yield(line.trimmingCharacters(in: .whitespaces)) }

@@ -45,6 +45,9 @@ let benchmarks: [Benchmark] = [
         "latency", "P4: server write → AnswerViewModel text, N concurrent AnswerStreams against 1",
         options: LatencyBenchmark.options, run: LatencyBenchmark.run),
     Benchmark(
+        "relay", "the chat relay (serve --engine chat) against the model direct: added latency and tokens per CPU second",
+        options: RelayBenchmark.options, run: RelayBenchmark.run),
+    Benchmark(
         "memory", "P5: client resident memory per active stream of a 100 KB answer, at 1 and N streams",
         options: MemoryBenchmark.options, run: MemoryBenchmark.run),
 ]
@@ -53,6 +56,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "node" {
         try await ServerNode.run(arguments: arguments.dropFirst())
+        exit(0)
+    }
+    if arguments.first == "model-node" {
+        try await TimestampModel.run()
+        exit(0)
+    }
+    if arguments.first == "relay-node" {
+        try await RelayNode.run(arguments: arguments.dropFirst())
         exit(0)
     }
     let command = try BenchmarkCommand(arguments, benchmarks: benchmarks)
