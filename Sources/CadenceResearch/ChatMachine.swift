@@ -83,7 +83,10 @@ public struct ChatMachine: Sendable {
         request: AnswerRequest, configuration: ChatConfiguration = ChatConfiguration(), model: String? = nil,
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
-        self.turns = request.history + [ChatTurn(role: "user", content: request.query)]
+        // The client's system prompt (an OpenAI-compatible request's system messages) comes after the
+        // server's own (`--system`), which the provider sends first.
+        self.turns = (request.system.map { [ChatTurn(role: "system", content: $0)] } ?? []) + request.history
+            + [ChatTurn(role: "user", content: request.query)]
         self.configuration = configuration
         self.model = model
         self.random = random

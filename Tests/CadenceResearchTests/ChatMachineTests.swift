@@ -25,6 +25,15 @@ struct ChatMachineTests {
         #expect(machine.start(now: .zero) == [.callModel(attempt: 1)])
     }
 
+    @Test func theClientsSystemPromptComesFirst() {
+        let request = AnswerRequest(query: "Hi", history: [ChatTurn(role: "user", content: "A")], system: "Be brief.")
+        #expect(
+            ChatMachine(request: request).turns == [
+                ChatTurn(role: "system", content: "Be brief."), ChatTurn(role: "user", content: "A"),
+                ChatTurn(role: "user", content: "Hi"),
+            ])
+    }
+
     @Test func keepsReasoningRefusalAndOtherChoicesApartFromTheText() {
         var machine = Self.machine()
         #expect(machine.modelEvent(.reasoning("Think"), now: .zero) == [.emit(.reasoning("Think"))])
