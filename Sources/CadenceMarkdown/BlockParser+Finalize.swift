@@ -44,7 +44,10 @@ extension BlockParser {
         while pos < content.count, content[pos] == UInt8(ascii: "["),
             let definition = LinkSyntax.scanDefinition(content, pos, work: &work)
         {
-            if references[definition.label] == nil { references[definition.label] = definition.reference }
+            if references[definition.label] == nil {
+                references[definition.label] = definition.reference
+                definedLabels.append(definition.label)
+            }
             pos = definition.end
         }
         guard pos > node.textStart else { return }

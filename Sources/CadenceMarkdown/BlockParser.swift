@@ -6,6 +6,9 @@ struct BlockParser {
     let options: MarkdownOptions
     var stack: [BlockNode]
     var references: [String: LinkReference] = [:]
+    /// The labels of `references` in the order they were defined: the document learns from it which
+    /// are new (`SettledBlocks.define`).
+    var definedLabels: [String] = []
     /// Closed top-level blocks, in order, waiting to be taken by the document.
     var closed: [BlockNode] = []
     /// Every node closed since the owner last looked, innermost first (live parser only).

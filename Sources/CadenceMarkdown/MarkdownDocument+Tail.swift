@@ -61,7 +61,7 @@ extension MarkdownDocument.Storage {
         cache.ignoresPending = ignoresPending
         cache.closed = snapshot.closed
         cache.references = snapshot.references
-        cache.definesReferences = snapshot.references.count != parser.references.count
+        cache.definedLabels = Array(snapshot.definedLabels[parser.definedLabels.count...])
         let leafNode = TailCache.spineLeaf(under: snapshot.closed.last)
         cache.leafNode = leafNode
         cache.deferredLeaf = nil
@@ -89,13 +89,13 @@ extension MarkdownDocument.Storage {
             materializer.leaf = TailLeaf()
             swap(&leaf, &materializer.leaf!)
         }
+        let held = settledValues()
         var blocks: [Block]
         if cache.definesReferences {
-            // The tail defined a link reference: settled blocks may resolve it.
-            blocks = []
-            for node in settled { materializer.append(node, to: &blocks) }
+            // The tail defined a link reference: the settled blocks that missed its label resolve it.
+            blocks = settled.values(resolving: cache.definedLabels[...], using: &materializer)
         } else {
-            blocks = settledValues
+            blocks = Array(held)
         }
         for node in cache.closed { materializer.append(node, to: &blocks) }
         if materializer.leaf != nil { swap(&leaf, &materializer.leaf!) }
@@ -116,10 +116,10 @@ extension MarkdownDocument.Storage {
         snapshot.finish()
         var materializer = BlockMaterializer(
             options: parser.options, references: snapshot.references, writesCache: false)
-        if snapshot.references.count == parser.references.count {
-            blocks = settledValues
+        if snapshot.references.count == parser.references.count && settled.isCurrent {
+            blocks = Array(settled.heldValues)
         } else {
-            for node in settled { materializer.append(node, to: &blocks) }
+            for node in settled.heldNodes { materializer.append(node, to: &blocks) }
         }
         for node in snapshot.closed { materializer.append(node, to: &blocks) }
         return blocks

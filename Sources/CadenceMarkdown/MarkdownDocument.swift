@@ -93,12 +93,8 @@ extension MarkdownDocument {
         @exclusivity(unchecked) var afterCarriageReturn = false
         @exclusivity(unchecked) var committed: [Block] = []
         /// Closed top-level blocks waiting behind one that a later definition could still change.
-        @exclusivity(unchecked) var settled: [BlockNode] = []
-        /// The values of `settled`, with the references known so far.
-        @exclusivity(unchecked) var settledValues: [Block] = []
+        @exclusivity(unchecked) var settled = SettledBlocks()
         @exclusivity(unchecked) var finished: MarkdownTree?
-        /// How many link definitions `settledValues` were built with.
-        @exclusivity(unchecked) var settledDefinitionCount = 0
         /// Counts the lines the live parser took (and the finish): a tail snapshot is valid for one.
         @exclusivity(unchecked) var revision = 0
         /// Builds closed blocks, kept between lines (`takeClosedMaterializer()`).
@@ -124,9 +120,7 @@ extension MarkdownDocument {
             copy.afterCarriageReturn = afterCarriageReturn
             copy.committed = committed
             copy.settled = settled
-            copy.settledValues = settledValues
             copy.finished = finished
-            copy.settledDefinitionCount = settledDefinitionCount
             copy.revision = revision
             copy.inlineWork.steps = inlineWork.steps
             return copy
@@ -191,7 +185,10 @@ extension MarkdownDocument {
 
         /// Materializes newly closed nodes (filling their caches) and commits what is final.
         private func settleClosedBlocks() {
-            guard !parser.justClosed.isEmpty || !parser.closed.isEmpty else { return }
+            // New definitions make stale the held-back blocks that missed their labels (built again
+            // when read or committed), and may let the first of them commit.
+            inlineWork.steps += settled.define(parser.definedLabels)
+            guard !parser.justClosed.isEmpty || !parser.closed.isEmpty || settled.mayCommit else { return }
             var materializer = takeClosedMaterializer()
             defer { closedMaterializer = materializer }
             var values: [Block] = []
@@ -200,49 +197,32 @@ extension MarkdownDocument {
                 values.removeAll(keepingCapacity: true)
             }
             parser.justClosed.removeAll(keepingCapacity: true)
-            let definitionsBefore = settledDefinitionCount
-            settledDefinitionCount = parser.references.count
-            if definitionsBefore != settledDefinitionCount {
-                // New definitions may resolve labels that held blocks back: rebuild those values.
-                settledValues.removeAll(keepingCapacity: true)
-                for node in settled { materializer.append(node, to: &settledValues) }
-            }
             // One materializer for every check: a closed node's value is cached by now, and the
             // labels it looked up in vain are the misses its read adds.
             for node in parser.closed {
-                let missesBefore = materializer.misses.count
                 guard settled.isEmpty else {
-                    settled.append(node)
-                    materializer.append(node, to: &settledValues)
+                    settled.hold(node, using: &materializer)
                     continue
                 }
+                let missesBefore = materializer.misses.count
                 let start = committed.count
                 materializer.append(node, to: &committed)
                 if materializer.misses.count != missesBefore {
                     // It looked up a label in vain: held back until the end, or a definition.
-                    settled.append(node)
-                    settledValues += committed[start...]
                     committed.removeSubrange(start...)
+                    settled.hold(node, using: &materializer)
                 }
             }
             parser.closed.removeAll(keepingCapacity: true)
-            // Held-back blocks whose labels are now all defined commit, up to the first that still
-            // waits; they leave the front of `settled` at once (one by one would be quadratic).
-            var ready = 0
-            var readyValues = 0
-            for node in settled {
-                let missesBefore = materializer.misses.count
-                let start = committed.count
-                materializer.append(node, to: &committed)
-                guard materializer.misses.count == missesBefore else {
-                    committed.removeSubrange(start...)
-                    break
-                }
-                ready += 1
-                readyValues += committed.count - start
-            }
-            settled.removeFirst(ready)
-            settledValues.removeFirst(readyValues)
+            settled.commitReady(to: &committed, using: &materializer)
+        }
+
+        /// The held-back blocks' values with every definition known so far.
+        func settledValues() -> ArraySlice<Block> {
+            guard !settled.isCurrent else { return settled.heldValues }
+            var materializer = takeClosedMaterializer()
+            defer { closedMaterializer = materializer }
+            return settled.currentValues(using: &materializer)
         }
 
         func finish() -> MarkdownTree {
@@ -255,17 +235,10 @@ extension MarkdownDocument {
             parser.finish()
             revision &+= 1
             settleClosedBlocks()
+            // The blocks still held back commit, those a definition resolved built again.
+            committed += settledValues()
+            settled = SettledBlocks()
             closedMaterializer = nil  // nothing closes any more: its buffers go
-            if settledDefinitionCount == parser.references.count {
-                // `settledValues` are the held-back blocks' values with every definition known.
-                committed += settledValues
-            } else {
-                // A definition came with no block closing after it: build them again.
-                var materializer = makeMaterializer(references: parser.references, writesCache: true)
-                for node in settled { materializer.append(node, to: &committed) }
-            }
-            settled.removeAll()
-            settledValues.removeAll()
             let tree = MarkdownTree(blocks: committed)
             finished = tree
             return tree

@@ -17,11 +17,12 @@ struct TailCache {
     var revision = -1
     /// How long the pending line was at the last read.
     var pendingCount = -1
-    /// The snapshot's closed top-level nodes, its link definitions, and whether the tail itself
-    /// defines some (then settled blocks are rebuilt with them, and no value is reused).
+    /// The snapshot's closed top-level nodes, its link definitions, and the labels the tail itself
+    /// defines (then the settled blocks that missed one are rebuilt with them, and no value is reused).
     var closed: [BlockNode] = []
     var references: [String: LinkReference] = [:]
-    var definesReferences = false
+    var definedLabels: [String] = []
+    var definesReferences: Bool { !definedLabels.isEmpty }
     /// The snapshot left the pending line aside: its tail does not depend on it.
     var ignoresPending = false
     /// The block the pending line went to, when more bytes at its end only lengthen that block's
