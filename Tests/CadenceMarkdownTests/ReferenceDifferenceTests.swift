@@ -1,0 +1,67 @@
+import Testing
+
+@testable import CadenceMarkdown
+
+/// Documents on which the differential fuzz target (`Fuzz/differential`) found Cadence, cmark-gfm and
+/// markdown-it-py apart, each pinned to the HTML the triage table (`Fuzz/differential/TRIAGE.md`) argues
+/// for: streamed at every chunk size, the tree is the one-shot tree, so the HTML holds for every chunking.
+@Suite struct ReferenceDifferenceTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let markdown: String
+        let html: String
+        /// Why this output: what the spec says, and which reference differs.
+        let why: String
+
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "definition after an HTML block keeps the list tight",
+            markdown: "+ <!-- c --> sequence\n   [1]: https://ref.example/6 \"title\"\n+ [x] `*em*`\n",
+            html: """
+                <ul>
+                <li>
+                <!-- c --> sequence
+                </li>
+                <li><input type="checkbox" checked="" disabled="" /> <code>*em*</code></li>
+                </ul>
+
+                """,
+            why: "No blank line anywhere: tight (spec 5.3). cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "an item of definitions only ends on its last definition",
+            markdown: "- [a]: /x\n  [b]: /y\n- c\n",
+            html: "<ul>\n<li></li>\n<li>c</li>\n</ul>\n",
+            why: "No blank line anywhere: tight. cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "definition between two blocks of an item keeps the list tight",
+            markdown: "- <!-- -->\n  [x]: /u\n  # h\n- b\n",
+            html: "<ul>\n<li>\n<!-- -->\n<h1>h</h1>\n</li>\n<li>b</li>\n</ul>\n",
+            why: "No blank line anywhere: tight. cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "a blank line after a definition in an item makes the list loose",
+            markdown: "- <!-- -->\n  [x]: /u\n\n  # h\n- b\n",
+            html: "<ul>\n<li>\n<!-- -->\n<h1>h</h1>\n</li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
+            why: """
+                A link reference definition is a leaf block (spec 4.7), and a blank line between two blocks of an item \
+                makes the list loose (spec 5.3): markdown-it-py agrees. cmark-gfm renders it tight, because it drops \
+                the removed paragraph's blank-line flag with the paragraph.
+                """),
+    ]
+
+    @Test(arguments: cases)
+    func rendersAsTriaged(_ example: Case) {
+        let html = HTMLRenderer(tagFilter: true).render(MarkdownParser(options: .gfm).parse(example.markdown))
+        #expect(html == example.html, "\(example.why)")
+    }
+
+    @Test(arguments: cases)
+    func streamedAtEveryChunkSizeEqualsWhole(_ example: Case) {
+        for chunkSize in 1...example.markdown.count {
+            let problems = ChunkingTests.check(example.markdown, options: .gfm, chunkSize: chunkSize)
+            #expect(problems.isEmpty, "chunk size \(chunkSize): \(problems)")
+        }
+    }
+}
