@@ -49,6 +49,25 @@ import Testing
                 makes the list loose (spec 5.3): markdown-it-py agrees. cmark-gfm renders it tight, because it drops \
                 the removed paragraph's blank-line flag with the paragraph.
                 """),
+        Case(
+            name: "a lone pipe heads no table",
+            markdown: "|\n|-\n",
+            html: "<p>|\n|-</p>\n",
+            why: "A lone pipe is a row of no cells, fewer than the delimiter row's one (GFM spec 4.10): cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "a lone pipe in a quote heads no table",
+            markdown: ">|\n>-|\n",
+            html: "<blockquote>\n<p>|\n-|</p>\n</blockquote>\n",
+            why: "As above, inside a block quote."),
+        Case(
+            name: "a closing pre tag alone is a paragraph",
+            markdown: "</pre>\n",
+            html: "<p></pre></p>\n",
+            why: """
+                HTML block start condition 7 takes a complete open or closing tag \"with any tag name other than \
+                pre, script, style\" (CommonMark 4.6), and `</pre>` meets no other start condition: a paragraph of \
+                raw inline HTML. cmark-gfm and markdown-it-py both start an HTML block.
+                """),
     ]
 
     @Test(arguments: cases)
