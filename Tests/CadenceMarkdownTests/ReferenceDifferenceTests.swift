@@ -68,6 +68,53 @@ import Testing
                 pre, script, style\" (CommonMark 4.6), and `</pre>` meets no other start condition: a paragraph of \
                 raw inline HTML. cmark-gfm and markdown-it-py both start an HTML block.
                 """),
+        Case(
+            name: "a task item in a block quote has its checkbox",
+            markdown: "> - [x] a\n",
+            html: "<blockquote>\n<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> a</li>\n</ul>\n</blockquote>\n",
+            why: """
+                A task list item is a list item whose paragraph starts with the marker (GFM spec 5.3), wherever the \
+                list is; GitHub draws the box in a quote, as markdown-it-py does. cmark-gfm 0.29's extension does not.
+                """),
+        Case(
+            name: "a task item first in another item has its checkbox",
+            markdown: "- * [X] u\n",
+            html: "<ul>\n<li>\n<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> u</li>\n</ul>\n</li>\n</ul>\n",
+            why: "As above: markdown-it-py draws it, cmark-gfm 0.29 leaves `[X]` as text."),
+        Case(
+            name: "a definition after a task marker is text",
+            markdown: "- [x] [1]: /x\n",
+            html: "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> [1]: /x</li>\n</ul>\n",
+            why: """
+                The item's paragraph is `[x] [1]: /x`, which does not start with a definition (CommonMark 4.7); the \
+                marker is then read off its first inline (GFM 5.3). markdown-it-py agrees; cmark-gfm strips the \
+                marker before it looks for definitions and drops the text.
+                """),
+        Case(
+            name: "an unbalanced parenthesis is no link destination",
+            markdown: "[1]:(\n- [x] a\n",
+            html: "<p>[1]:(</p>\n<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> a</li>\n</ul>\n",
+            why: """
+                A destination holds parentheses only in balanced pairs (CommonMark 6.3), so `[1]:(` defines nothing \
+                and stays a paragraph: markdown-it-py agrees; cmark-gfm drops the line.
+                """),
+        Case(
+            name: "a lazy definition line is a definition",
+            markdown: "+ [1]:'\n [a]:h\nq\n",
+            html: "<ul>\n<li>q</li>\n</ul>\n",
+            why: """
+                The paragraph's raw content drops each line's initial whitespace (CommonMark 4.8), so ` [a]:h` is a \
+                second definition and `q` the text. cmark-gfm keeps the space and the line; markdown-it-py ends the \
+                item at the definition. Neither matches the spec.
+                """),
+        Case(
+            name: "a blank line after a thematic break in an item makes the list loose",
+            markdown: "5) a\n   * * *\n\n6) b\n",
+            html: "<ol start=\"5\">\n<li>\n<p>a</p>\n<hr />\n</li>\n<li>\n<p>b</p>\n</li>\n</ol>\n",
+            why: """
+                Items separated by a blank line make a loose list (CommonMark 5.3): markdown-it-py agrees. cmark-gfm \
+                does not count a blank line that follows a thematic break, and renders it tight.
+                """),
     ]
 
     @Test(arguments: cases)
