@@ -62,14 +62,19 @@ extension BlockParser {
             node.info = TextEscapes.unescape(ByteClass.trimmed(text[..<newline]))
             node.textStart = newline < text.endIndex ? newline + 1 : text.endIndex
         } else {
+            // The block ends on its last line with more than spaces: trailing blank lines belong to
+            // it while it is open, but a blank line after it still separates it from what follows
+            // (a list whose item holds the code and then a paragraph is loose).
             if node.hasPendingPart {
                 // A last line with more than spaces keeps everything before it.
                 if node.pendingPart.contains(where: { $0 != 0x20 }) { return }
                 node.pendingPart = []
                 node.hasPendingPart = false
+                node.endLine -= 1
             }
             // Trailing blank lines go; the line ending of the last line stays.
             let cut = Self.trailingBlankLinesStart(node.text)
+            node.endLine -= max(0, node.content[cut...].count(where: { $0 == 0x0A }) - 1)
             if cut < node.content.count && node.content[cut] == 0x0A {
                 node.textEnd = cut + 1
             } else {

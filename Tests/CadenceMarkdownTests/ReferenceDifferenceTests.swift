@@ -115,6 +115,16 @@ import Testing
                 Items separated by a blank line make a loose list (CommonMark 5.3): markdown-it-py agrees. cmark-gfm \
                 does not count a blank line that follows a thematic break, and renders it tight.
                 """),
+        Case(
+            name: "a blank line after indented code in an item makes the list loose",
+            markdown: "1)     a\n       y\n\n   b\n",
+            html: "<ol>\n<li>\n<pre><code>a\ny\n</code></pre>\n<p>b</p>\n</li>\n</ol>\n",
+            why: "A blank line between two blocks of an item (CommonMark 5.3): cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "indented code ending an item before a blank line and the next item",
+            markdown: "-     a\n\n\n- b\n",
+            html: "<ul>\n<li>\n<pre><code>a\n</code></pre>\n</li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
+            why: "Items separated by blank lines make a loose list (CommonMark 5.3)."),
     ]
 
     @Test(arguments: cases)
