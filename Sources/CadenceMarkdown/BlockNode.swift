@@ -51,6 +51,9 @@ final class BlockNode {
     @exclusivity(unchecked) var level = 0
     @exclusivity(unchecked) var listData = ListData()
     @exclusivity(unchecked) var isTight = true
+    /// In a list item, the lines of each paragraph that held only link reference definitions and was
+    /// removed: a definition is a block still, so its lines count for the list's looseness.
+    @exclusivity(unchecked) var definitionLines: [ClosedRange<Int>] = []
     @exclusivity(unchecked) var isFenced = false
     @exclusivity(unchecked) var fenceChar: UInt8 = 0
     @exclusivity(unchecked) var fenceLength = 0
@@ -87,6 +90,7 @@ final class BlockNode {
         copy.level = level
         copy.listData = listData
         copy.isTight = isTight
+        copy.definitionLines = definitionLines
         copy.isFenced = isFenced
         copy.fenceChar = fenceChar
         copy.fenceLength = fenceLength

@@ -18,7 +18,7 @@ extension BlockParser {
             node.endLine = node.children.last?.endLine ?? endLine
             node.isTight = Self.isTight(node)
         case .item:
-            node.endLine = node.children.last?.endLine ?? node.startLine
+            node.endLine = max(node.children.last?.endLine ?? node.startLine, node.definitionLines.last?.upperBound ?? 0)
         default:
             break
         }
@@ -26,6 +26,7 @@ extension BlockParser {
         let parent = tip
         if remove {
             parent.children.removeLast()
+            if parent.kind == .item { parent.definitionLines.append(node.startLine...node.endLine) }
         } else if parent.kind == .document {
             parent.children.removeLast()
             closed.append(node)
@@ -64,14 +65,19 @@ extension BlockParser {
             node.info = TextEscapes.unescape(ByteClass.trimmed(text[..<newline]))
             node.textStart = newline < text.endIndex ? newline + 1 : text.endIndex
         } else {
+            // The block ends on its last line with more than spaces: trailing blank lines belong to
+            // it while it is open, but a blank line after it still separates it from what follows
+            // (a list whose item holds the code and then a paragraph is loose).
             if node.hasPendingPart {
                 // A last line with more than spaces keeps everything before it.
                 if node.pendingPart.contains(where: { $0 != 0x20 }) { return }
                 node.pendingPart = []
                 node.hasPendingPart = false
+                node.endLine -= 1
             }
             // Trailing blank lines go; the line ending of the last line stays.
             let cut = Self.trailingBlankLinesStart(node.text)
+            node.endLine -= max(0, node.content[cut...].count(where: { $0 == 0x0A }) - 1)
             if cut < node.content.count && node.content[cut] == 0x0A {
                 node.textEnd = cut + 1
             } else {
@@ -99,14 +105,21 @@ extension BlockParser {
         return cut
     }
 
-    /// A list is loose when blank lines separate any two of its items or any two blocks of an item.
+    /// A list is loose when blank lines separate any two of its items or any two blocks of an item
+    /// (link reference definitions included: they are blocks, though they render as nothing).
     static func isTight(_ list: BlockNode) -> Bool {
         let items = list.children
         for (index, item) in items.enumerated() {
             if index + 1 < items.count, items[index + 1].startLine - item.endLine > 1 { return false }
-            let blocks = item.children
-            for k in 0..<max(0, blocks.count - 1) where blocks[k + 1].startLine - blocks[k].endLine > 1 {
-                return false
+            if item.definitionLines.isEmpty {
+                let blocks = item.children
+                for k in 0..<max(0, blocks.count - 1) where blocks[k + 1].startLine - blocks[k].endLine > 1 {
+                    return false
+                }
+            } else {
+                let lines = (item.children.map { $0.startLine...$0.endLine } + item.definitionLines)
+                    .sorted { $0.lowerBound < $1.lowerBound }
+                for k in 0..<lines.count - 1 where lines[k + 1].lowerBound - lines[k].upperBound > 1 { return false }
             }
         }
         return true

@@ -1,9 +1,13 @@
 /// GFM table rows: splitting cells on unescaped pipes, and recognizing delimiter rows.
 enum TableSyntax {
     /// The cells of a row, trimmed, with `\|` unescaped. With `columns`, pads or truncates to that count.
+    /// A lone pipe is a row of no cells, as in cmark-gfm: it cannot head a table.
     static func cells(of row: ArraySlice<UInt8>, columns: Int?) -> [[UInt8]] {
         var s = ByteClass.trimmed(row)
-        if s.first == UInt8(ascii: "|") { s = s.dropFirst() }
+        if s.first == UInt8(ascii: "|") {
+            s = s.dropFirst()
+            if s.isEmpty { return Array(repeating: [], count: columns ?? 0) }
+        }
         var cells: [[UInt8]] = []
         var current: [UInt8] = []
         var endedWithPipe = false
@@ -62,6 +66,6 @@ enum TableSyntax {
             guard !c.isEmpty, c.allSatisfy({ $0 == UInt8(ascii: "-") }) else { return nil }
             alignments.append(left && right ? .center : left ? .left : right ? .right : .none)
         }
-        return alignments
+        return alignments.isEmpty ? nil : alignments
     }
 }

@@ -80,6 +80,18 @@ struct CommandMistakeTests {
         #expect(result.stderr.contains("larger than the limit of 20 bytes"), "stderr: \(result.stderr)")
     }
 
+    @Test("render --nul-separated renders each document apart, at every chunk size", arguments: [nil, 1, 3] as [Int?])
+    func renderRendersNULSeparatedDocumentsApart(chunkSize: Int?) async throws {
+        // The second document's definition would give the first's [1] a link if they were one; the
+        // empty third renders as nothing; the fourth has no NUL after it.
+        let markdown = "[1]\0- x\n- y\n\n[1]: /u\0\0# h"
+        let chunking = chunkSize.map { ["--chunk-size", String($0)] } ?? []
+        let result = try await CadenceBinary.run(
+            ["render", "--strict", "--to", "html", "--nul-separated"] + chunking + ["-"], stdin: Data(markdown.utf8))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "<p>[1]</p>\n\0<ul>\n<li>x</li>\n<li>y</li>\n</ul>\n\0\0<h1>h</h1>\n")
+    }
+
     @Test("serve on a port in use names the address and the reason")
     func servePortInUse() async throws {
         let running = try await ReferenceServer(engine: CorpusEngine(corpus: try Corpus.bundled())).start()

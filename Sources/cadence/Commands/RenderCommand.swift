@@ -14,7 +14,8 @@ struct RenderCommand: ParsableCommand {
             at a time; the output is the same for every N. Colour follows the terminal and NO_COLOR. The input \
             is parsed as it is read and each block is printed once it is final, so output streams and memory \
             holds only the blocks still open; input over --max-bytes stops with exit code 1 after the blocks \
-            printed so far.
+            printed so far. --nul-separated renders many documents in one run (a differential tester's batch): \
+            each NUL byte ends a document and its output, and --max-bytes applies to each document.
             """
     )
 
@@ -37,6 +38,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "The most markdown read, in bytes (default 16 MiB); more stops with an error.")
     var maxBytes: Int = 16 << 20
 
+    @Flag(name: .long, help: "Read many documents, each ended by a NUL byte, and end each one's output with a NUL byte.")
+    var nulSeparated = false
+
     @OptionGroup var input: InputOptions<RenderCommand>
 
     func validate() throws {
@@ -46,24 +50,24 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let file = try input.open()
-        var document = MarkdownDocument(options: strict ? .gfm : .default)
-        var output = Output(format: to, width: width ?? TerminalOutput.terminalWidth(), colors: TerminalOutput(plain: plain).styled)
-        var text = UTF8Chunks()
-        var chunk = ChunkFeeder(size: input.chunkSize)
-        var total = 0
+        var rendering = newRendering()
         var tooLarge = false
         // Each chunk read is parsed, and the blocks it completes are printed and dropped, before the
         // next is read: memory holds what may still change (the open blocks, and any block whose link
         // label a later definition could still resolve), never more than `--max-bytes` of markdown.
         // A read that passes the limit is parsed up to it, so the blocks it completes before the limit
-        // are printed too, whatever the read size.
+        // are printed too, whatever the read size. With `--nul-separated`, each NUL ends a document.
         try file.forEachChunk { bytes in
-            let allowed = min(bytes.count, maxBytes - total)
-            total += bytes.count
-            tooLarge = total > maxBytes
-            chunk.feed(text.decode(UnsafeRawBufferPointer(rebasing: bytes[..<allowed])), to: &document)
-            if tooLarge { chunk.flush(to: &document) }
-            output.write(document.takeCommitted())
+            var rest = bytes
+            while nulSeparated, let end = rest.firstIndex(of: 0) {
+                tooLarge = rendering.feed(UnsafeRawBufferPointer(rebasing: rest[..<end]))
+                if tooLarge { return false }
+                rendering.finish()
+                FileHandle.standardOutput.write(Data([0]))
+                rendering = newRendering()
+                rest = UnsafeRawBufferPointer(rebasing: rest[(end + 1)...])
+            }
+            tooLarge = rendering.feed(rest)
             return !tooLarge
         }
         if tooLarge {
@@ -73,9 +77,54 @@ struct RenderCommand: ParsableCommand {
                         + "it were printed. Raise --max-bytes to render more.\n").utf8))
             throw ExitCode.failure
         }
-        chunk.feed(text.finish(), to: &document)
-        chunk.flush(to: &document)
-        output.write(document.finish().blocks)
+        // With `--nul-separated`, input that ends with a NUL has no document after it.
+        if !(nulSeparated && rendering.isEmpty) { rendering.finish() }
+    }
+
+    private func newRendering() -> Rendering {
+        Rendering(
+            document: MarkdownDocument(options: strict ? .gfm : .default),
+            output: Output(format: to, width: width ?? TerminalOutput.terminalWidth(), colors: TerminalOutput(plain: plain).styled),
+            chunk: ChunkFeeder(size: input.chunkSize), maxBytes: maxBytes)
+    }
+
+    /// One document on its way from bytes read to output written.
+    struct Rendering {
+        var document: MarkdownDocument
+        var output: Output
+        var chunk: ChunkFeeder
+        let maxBytes: Int
+        private var text = UTF8Chunks()
+        private var total = 0
+
+        init(document: MarkdownDocument, output: Output, chunk: ChunkFeeder, maxBytes: Int) {
+            self.document = document
+            self.output = output
+            self.chunk = chunk
+            self.maxBytes = maxBytes
+        }
+
+        /// No byte read yet.
+        var isEmpty: Bool { total == 0 }
+
+        /// Parses `bytes` and writes the blocks they complete; `true` when the document passed
+        /// `maxBytes` (then it is parsed up to the limit).
+        mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            let allowed = min(bytes.count, maxBytes - total)
+            total += bytes.count
+            let tooLarge = total > maxBytes
+            chunk.feed(text.decode(UnsafeRawBufferPointer(rebasing: bytes[..<allowed])), to: &document)
+            if tooLarge { chunk.flush(to: &document) }
+            output.write(document.takeCommitted())
+            return tooLarge
+        }
+
+        /// The end of the document: writes its last blocks.
+        mutating func finish() {
+            chunk.feed(text.finish(), to: &document)
+            chunk.flush(to: &document)
+            output.write(document.finish().blocks)
+        }
     }
 
     /// Renders top-level blocks as they commit, each batch continuing the last, so that the result is

@@ -1,0 +1,143 @@
+import Testing
+
+@testable import CadenceMarkdown
+
+/// Documents on which the differential fuzz target (`Fuzz/differential`) found Cadence, cmark-gfm and
+/// markdown-it-py apart, each pinned to the HTML the triage table (`Fuzz/differential/TRIAGE.md`) argues
+/// for: streamed at every chunk size, the tree is the one-shot tree, so the HTML holds for every chunking.
+@Suite struct ReferenceDifferenceTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let markdown: String
+        let html: String
+        /// Why this output: what the spec says, and which reference differs.
+        let why: String
+
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "definition after an HTML block keeps the list tight",
+            markdown: "+ <!-- c --> sequence\n   [1]: https://ref.example/6 \"title\"\n+ [x] `*em*`\n",
+            html: """
+                <ul>
+                <li>
+                <!-- c --> sequence
+                </li>
+                <li><input type="checkbox" checked="" disabled="" /> <code>*em*</code></li>
+                </ul>
+
+                """,
+            why: "No blank line anywhere: tight (spec 5.3). cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "an item of definitions only ends on its last definition",
+            markdown: "- [a]: /x\n  [b]: /y\n- c\n",
+            html: "<ul>\n<li></li>\n<li>c</li>\n</ul>\n",
+            why: "No blank line anywhere: tight. cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "definition between two blocks of an item keeps the list tight",
+            markdown: "- <!-- -->\n  [x]: /u\n  # h\n- b\n",
+            html: "<ul>\n<li>\n<!-- -->\n<h1>h</h1>\n</li>\n<li>b</li>\n</ul>\n",
+            why: "No blank line anywhere: tight. cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "a blank line after a definition in an item makes the list loose",
+            markdown: "- <!-- -->\n  [x]: /u\n\n  # h\n- b\n",
+            html: "<ul>\n<li>\n<!-- -->\n<h1>h</h1>\n</li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
+            why: """
+                A link reference definition is a leaf block (spec 4.7), and a blank line between two blocks of an item \
+                makes the list loose (spec 5.3): markdown-it-py agrees. cmark-gfm renders it tight, because it drops \
+                the removed paragraph's blank-line flag with the paragraph.
+                """),
+        Case(
+            name: "a lone pipe heads no table",
+            markdown: "|\n|-\n",
+            html: "<p>|\n|-</p>\n",
+            why: "A lone pipe is a row of no cells, fewer than the delimiter row's one (GFM spec 4.10): cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "a lone pipe in a quote heads no table",
+            markdown: ">|\n>-|\n",
+            html: "<blockquote>\n<p>|\n-|</p>\n</blockquote>\n",
+            why: "As above, inside a block quote."),
+        Case(
+            name: "a closing pre tag alone is a paragraph",
+            markdown: "</pre>\n",
+            html: "<p></pre></p>\n",
+            why: """
+                HTML block start condition 7 takes a complete open or closing tag \"with any tag name other than \
+                pre, script, style\" (CommonMark 4.6), and `</pre>` meets no other start condition: a paragraph of \
+                raw inline HTML. cmark-gfm and markdown-it-py both start an HTML block.
+                """),
+        Case(
+            name: "a task item in a block quote has its checkbox",
+            markdown: "> - [x] a\n",
+            html: "<blockquote>\n<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> a</li>\n</ul>\n</blockquote>\n",
+            why: """
+                A task list item is a list item whose paragraph starts with the marker (GFM spec 5.3), wherever the \
+                list is; GitHub draws the box in a quote, as markdown-it-py does. cmark-gfm 0.29's extension does not.
+                """),
+        Case(
+            name: "a task item first in another item has its checkbox",
+            markdown: "- * [X] u\n",
+            html: "<ul>\n<li>\n<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> u</li>\n</ul>\n</li>\n</ul>\n",
+            why: "As above: markdown-it-py draws it, cmark-gfm 0.29 leaves `[X]` as text."),
+        Case(
+            name: "a definition after a task marker is text",
+            markdown: "- [x] [1]: /x\n",
+            html: "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> [1]: /x</li>\n</ul>\n",
+            why: """
+                The item's paragraph is `[x] [1]: /x`, which does not start with a definition (CommonMark 4.7); the \
+                marker is then read off its first inline (GFM 5.3). markdown-it-py agrees; cmark-gfm strips the \
+                marker before it looks for definitions and drops the text.
+                """),
+        Case(
+            name: "an unbalanced parenthesis is no link destination",
+            markdown: "[1]:(\n- [x] a\n",
+            html: "<p>[1]:(</p>\n<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> a</li>\n</ul>\n",
+            why: """
+                A destination holds parentheses only in balanced pairs (CommonMark 6.3), so `[1]:(` defines nothing \
+                and stays a paragraph: markdown-it-py agrees; cmark-gfm drops the line.
+                """),
+        Case(
+            name: "a lazy definition line is a definition",
+            markdown: "+ [1]:'\n [a]:h\nq\n",
+            html: "<ul>\n<li>q</li>\n</ul>\n",
+            why: """
+                The paragraph's raw content drops each line's initial whitespace (CommonMark 4.8), so ` [a]:h` is a \
+                second definition and `q` the text. cmark-gfm keeps the space and the line; markdown-it-py ends the \
+                item at the definition. Neither matches the spec.
+                """),
+        Case(
+            name: "a blank line after a thematic break in an item makes the list loose",
+            markdown: "5) a\n   * * *\n\n6) b\n",
+            html: "<ol start=\"5\">\n<li>\n<p>a</p>\n<hr />\n</li>\n<li>\n<p>b</p>\n</li>\n</ol>\n",
+            why: """
+                Items separated by a blank line make a loose list (CommonMark 5.3): markdown-it-py agrees. cmark-gfm \
+                does not count a blank line that follows a thematic break, and renders it tight.
+                """),
+        Case(
+            name: "a blank line after indented code in an item makes the list loose",
+            markdown: "1)     a\n       y\n\n   b\n",
+            html: "<ol>\n<li>\n<pre><code>a\ny\n</code></pre>\n<p>b</p>\n</li>\n</ol>\n",
+            why: "A blank line between two blocks of an item (CommonMark 5.3): cmark-gfm and markdown-it-py agree."),
+        Case(
+            name: "indented code ending an item before a blank line and the next item",
+            markdown: "-     a\n\n\n- b\n",
+            html: "<ul>\n<li>\n<pre><code>a\n</code></pre>\n</li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
+            why: "Items separated by blank lines make a loose list (CommonMark 5.3)."),
+    ]
+
+    @Test(arguments: cases)
+    func rendersAsTriaged(_ example: Case) {
+        let html = HTMLRenderer(tagFilter: true).render(MarkdownParser(options: .gfm).parse(example.markdown))
+        #expect(html == example.html, "\(example.why)")
+    }
+
+    @Test(arguments: cases)
+    func streamedAtEveryChunkSizeEqualsWhole(_ example: Case) {
+        for chunkSize in 1...example.markdown.count {
+            let problems = ChunkingTests.check(example.markdown, options: .gfm, chunkSize: chunkSize)
+            #expect(problems.isEmpty, "chunk size \(chunkSize): \(problems)")
+        }
+    }
+}
