@@ -16,7 +16,7 @@ public struct FetchedPage: Sendable, Hashable {
     public var mediaType: String
     /// The body's length in bytes.
     public var byteCount: Int
-    /// The title and the readable text (``HTMLTextExtractor`` for HTML; plain text as it is).
+    /// The title and the readable text (`HTMLTextExtractor` for HTML; plain text as it is).
     public var text: ExtractedPage
 
     public init(requestedURL: URL, url: URL, mediaType: String, byteCount: Int, text: ExtractedPage) {

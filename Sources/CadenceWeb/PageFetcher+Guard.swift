@@ -3,7 +3,7 @@ import Foundation
 /// A URL the fetch guard passed: the host as the HTTP client reads it, and the address to connect to.
 struct CheckedTarget: Sendable {
     /// The URL's host as AsyncHTTPClient reads it (`URL.host`, brackets removed): the key of its
-    /// `dnsOverride`, so that the client connects to ``address`` and never looks the name up.
+    /// `dnsOverride`, so that the client connects to one of ``addresses`` and never looks the name up.
     let clientHost: String
     /// The host in its compared form, for the per-host limit.
     let host: String

@@ -99,15 +99,21 @@ import Testing
         #expect(error?.code == .unsupportedScheme || error?.code == .invalidURL, "\(String(describing: error))")
     }
 
+    /// A fetch of the page that never finishes, once the server has the request and the fetch
+    /// waits on the clock.
+    static func stalledFetch(_ server: PageServer, clock: ManualClock) async -> Task<PageFetchError?, Never> {
+        let fetcher = Self.fetcher(server, clock: clock)
+        let fetch = Task { await Self.error(fetcher, "\(server.baseURL)/stall") }
+        await clock.waitForSleep(until: .seconds(10))
+        while server.requestCount == 0 { await Task.yield() }
+        return fetch
+    }
+
     /// A page that never finishes ends at the page timeout, on the injected clock.
     @Test func timesOut() async throws {
         try await withPageServer { server in
             let clock = ManualClock()
-            let fetcher = Self.fetcher(server, clock: clock)
-            let fetch = Task { await Self.error(fetcher, "\(server.baseURL)/stall") }
-            await clock.waitForSleep(until: .seconds(10))
-            // The request is under way (the server has it) before the time passes.
-            while server.requestCount == 0 { await Task.yield() }
+            let fetch = await Self.stalledFetch(server, clock: clock)
             clock.advance(by: .seconds(10))
             let error = await fetch.value
             #expect(error?.code == .timedOut, "\(String(describing: error))")
@@ -116,11 +122,7 @@ import Testing
 
     @Test func aCancelledFetchSaysSo() async throws {
         try await withPageServer { server in
-            let clock = ManualClock()
-            let fetcher = Self.fetcher(server, clock: clock)
-            let fetch = Task { await Self.error(fetcher, "\(server.baseURL)/stall") }
-            await clock.waitForSleep(until: .seconds(10))
-            while server.requestCount == 0 { await Task.yield() }
+            let fetch = await Self.stalledFetch(server, clock: ManualClock())
             fetch.cancel()
             #expect(await fetch.value?.code == .cancelled)
         }

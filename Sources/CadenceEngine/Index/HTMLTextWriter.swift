@@ -134,11 +134,7 @@ struct HTMLTextWriter {
             cell = []
             pendingSpace = false
         default:
-            if Self.paragraphElements.contains(name) {
-                requestBreak(2)
-            } else if Self.lineElements.contains(name) {
-                requestBreak(1)
-            }
+            requestBlockBreak(name)
         }
     }
 
@@ -169,11 +165,17 @@ struct HTMLTextWriter {
         case "td", "th":
             if tableDepth == 1 { finishCell() }
         default:
-            if Self.paragraphElements.contains(name) {
-                requestBreak(2)
-            } else if Self.lineElements.contains(name) {
-                requestBreak(1)
-            }
+            requestBlockBreak(name)
+        }
+    }
+
+    /// The break at the start or end of a block element: a blank line around paragraphs, a line
+    /// break around lines, nothing for inline elements.
+    private mutating func requestBlockBreak(_ name: String) {
+        if Self.paragraphElements.contains(name) {
+            requestBreak(2)
+        } else if Self.lineElements.contains(name) {
+            requestBreak(1)
         }
     }
 
