@@ -104,7 +104,9 @@ public struct SystemHostResolver: HostResolver {
                 let address = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
                 addresses.append(withUnsafeBytes(of: address) { IPAddress(bytes: Array($0))! })
             case AF_INET6:
-                let address = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+                let address = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    $0.pointee.sin6_addr
+                }
                 addresses.append(withUnsafeBytes(of: address) { IPAddress(bytes: Array($0))! })
             default: continue
             }

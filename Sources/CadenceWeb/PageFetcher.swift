@@ -168,7 +168,8 @@ public final class PageFetcher: Sendable {
         let status = Int(response.status.code)
         if [301, 302, 303, 307, 308].contains(status) {
             guard let location = response.headers["Location"].first else {
-                throw PageFetchError(.httpStatus(status), url: url.absoluteString, message: "a redirect with no Location")
+                throw PageFetchError(
+                    .httpStatus(status), url: url.absoluteString, message: "a redirect with no Location")
             }
             return .redirect(location: location)
         }
@@ -176,15 +177,17 @@ public final class PageFetcher: Sendable {
             throw PageFetchError(.httpStatus(status), url: url.absoluteString, message: "HTTP \(status)")
         }
         let contentType = response.headers["Content-Type"].first ?? ""
-        let mediaType = contentType.split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        let mediaType =
+            contentType.split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         guard policy.mediaTypes.contains(mediaType) else {
             throw PageFetchError(
                 .unsupportedContentType, url: url.absoluteString,
                 message: "\(mediaType.isEmpty ? "no Content-Type" : mediaType) is not a page research reads")
         }
-        let tooLarge = PageFetchError(.tooLarge, url: url.absoluteString, message: "longer than \(policy.maxBytes) bytes")
+        let tooLarge = PageFetchError(
+            .tooLarge, url: url.absoluteString, message: "longer than \(policy.maxBytes) bytes")
         if let length = response.headers["Content-Length"].first.flatMap(Int.init), length > policy.maxBytes {
             throw tooLarge
         }

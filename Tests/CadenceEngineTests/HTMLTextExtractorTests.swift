@@ -120,7 +120,8 @@ import Testing
     }
 
     @Test func theFirstTitleWins() {
-        let page = extractor.extract("<title> One\n &amp;  two </title><body><svg><title>icon</title></svg><title>Three</title>")
+        let page = extractor.extract(
+            "<title> One\n &amp;  two </title><body><svg><title>icon</title></svg><title>Three</title>")
         #expect(page.title == "One & two")
     }
 }

@@ -30,7 +30,8 @@ import Testing
         ("[fe80::1]", "link-local (fe80"), ("[febf:ffff::1]", "link-local (fe80"), ("[fec0::1]", "site-local"),
         ("[fc00::1]", "unique local"), ("[fd12:3456::1]", "unique local"),
         ("[ff02::1]", "multicast"), ("[ff05::fb]", "multicast"),
-        ("[2001:db8::1]", "documentation"), ("[2001::1]", "Teredo"), ("[100::1]", "discard"), ("[3fff::1]", "documentation"),
+        ("[2001:db8::1]", "documentation"), ("[2001::1]", "Teredo"), ("[100::1]", "discard"),
+        ("[3fff::1]", "documentation"),
         ("[fe80::1%25eth0]", "invalid"), ("1.2.3.256", "invalid"), ("1.2.3.4.5", "invalid"), ("0x1g.1", "invalid"),
         ("foo.0x10", "invalid"), ("[1.2.3.4]", "invalid"),
     ]

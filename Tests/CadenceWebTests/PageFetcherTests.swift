@@ -8,7 +8,9 @@ import Testing
 /// The fetcher against a real loopback server, which the tests allow by its `host:port` (as
 /// `--fetch-allow 127.0.0.1:PORT` would): pages, charsets and the limits.
 @Suite struct PageFetcherTests {
-    static func fetcher(_ server: PageServer, clock: ManualClock? = nil, configure: (inout FetchPolicy) -> Void = { _ in })
+    static func fetcher(
+        _ server: PageServer, clock: ManualClock? = nil, configure: (inout FetchPolicy) -> Void = { _ in }
+    )
         -> PageFetcher
     {
         var policy = FetchPolicy(allowing: [FetchAllowance(host: "127.0.0.1", port: server.port)])

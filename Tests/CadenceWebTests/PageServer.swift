@@ -44,7 +44,8 @@ final class PageServer: Sendable {
         }
         router.get("/plain") { _, _ in page("plain \u{1B}[31mtext", type: "text/plain") }
         router.get("/pdf") { _, _ in page("%PDF-1.7", type: "application/pdf") }
-        router.get("/untyped") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "x"))) }
+        router.get("/untyped") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "x")))
+        }
         router.get("/big-declared") { _, _ in
             page([UInt8](repeating: UInt8(ascii: "a"), count: (2 << 20) + 1), type: "text/html")
         }
@@ -53,7 +54,9 @@ final class PageServer: Sendable {
             Response(
                 status: .ok, headers: [.contentType: "text/html"],
                 body: ResponseBody { writer in
-                    for _ in 0..<48 { try await writer.write(ByteBuffer(repeating: UInt8(ascii: "a"), count: 64 << 10)) }
+                    for _ in 0..<48 {
+                        try await writer.write(ByteBuffer(repeating: UInt8(ascii: "a"), count: 64 << 10))
+                    }
                     try await writer.finish(nil)
                 })
         }
@@ -105,7 +108,9 @@ final class PageServer: Sendable {
 private struct CountingMiddleware<Context: RequestContext>: RouterMiddleware {
     let hits: NIOLockedValueBox<Int>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
         async throws -> Response
     {
         hits.withLockedValue { $0 += 1 }

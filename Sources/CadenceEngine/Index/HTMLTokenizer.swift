@@ -139,7 +139,9 @@ struct HTMLTokenizer {
     }
 
     /// Reads attributes up to and past the tag's `>`; `nil` when the input ends first.
-    private mutating func readAttributes(collecting: Bool) -> (
+    private mutating func readAttributes(
+        collecting: Bool
+    ) -> (
         attributes: [(name: String, value: String)], selfClosing: Bool
     )? {
         var attributes: [(name: String, value: String)] = []
