@@ -6,9 +6,10 @@ import PackageDescription
 //   CadenceStore                                   conversations in SQLite (GRDB)       → Core
 //   CadenceUI                                      UI-agnostic view models              → Core, Pacing, Markdown, Store
 //   CadenceTerminal                                full-screen terminal UI              → UI
-//   CadenceEngine                                  answer engines (corpus retrieval)   → Core
+//   CadenceEngine                                  answer engines (corpus retrieval, page text) → Core, Markdown
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
 //   CadenceResearch                                model-driven deep research          → Core, Engine, Client
+//   CadenceWeb                                     guarded page fetching               → Engine
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine
 //   CadenceOracles                                 properties the fuzzers and regression tests check
 //                                                  → Core, Pacing, Markdown, Terminal
@@ -43,7 +44,7 @@ extension Target.Dependency {
 /// The library modules, in the order of the layout above.
 let libraries = [
     "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceClient",
-    "CadenceResearch", "CadenceServer", "CadenceTesting", "CadenceOracles",
+    "CadenceResearch", "CadenceServer", "CadenceTesting", "CadenceOracles", "CadenceWeb",
 ]
 
 let package = Package(
@@ -81,7 +82,7 @@ let package = Package(
         .target(name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"]),
         .target(
             name: "CadenceTerminal", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceUI"]),
-        .target(name: "CadenceEngine", dependencies: ["CadenceCore"], resources: [.copy("Corpus")]),
+        .target(name: "CadenceEngine", dependencies: ["CadenceCore", "CadenceMarkdown"], resources: [.copy("Corpus")]),
         .target(
             name: "CadenceClient",
             dependencies: [
@@ -89,6 +90,12 @@ let package = Package(
                 .product("NIOConcurrencyHelpers"),
             ]),
         .target(name: "CadenceResearch", dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient"]),
+        .target(
+            name: "CadenceWeb",
+            dependencies: [
+                "CadenceEngine", .product("AsyncHTTPClient"), .product("NIOCore"), .product("NIOHTTP1"),
+                .product("NIOPosix"), .product("NIOConcurrencyHelpers"),
+            ]),
         .target(
             name: "CadenceServer",
             dependencies: [
@@ -112,8 +119,8 @@ let package = Package(
             name: "cadence",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
-                "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch", .product("ArgumentParser"),
-                .product("NIOConcurrencyHelpers"),
+                "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch", "CadenceWeb",
+                .product("ArgumentParser"), .product("NIOConcurrencyHelpers"),
             ]),
         .target(
             name: "CadenceBenchmarkKit",
@@ -142,6 +149,12 @@ let package = Package(
             name: "CadenceStoreTests",
             dependencies: ["CadenceStore", "CadenceCore", "CadenceTesting", .product("GRDB")]),
         .testTarget(name: "CadenceEngineTests", dependencies: ["CadenceEngine"]),
+        .testTarget(
+            name: "CadenceWebTests",
+            dependencies: [
+                "CadenceWeb", "CadenceEngine", "CadenceTesting", .product("Hummingbird"), .product("NIOCore"),
+                .product("NIOConcurrencyHelpers"),
+            ]),
         .testTarget(name: "CadenceResearchTests", dependencies: ["CadenceResearch", "CadenceEngine", "CadenceCore"]),
         .testTarget(
             name: "CadenceUITests",

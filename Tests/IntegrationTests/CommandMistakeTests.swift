@@ -43,6 +43,19 @@ struct CommandMistakeTests {
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
     }
 
+    @Test(
+        "--fetch-allow takes HOST:PORT, on serve, demo, ask and chat",
+        arguments: [
+            ["serve", "--port", "0", "--fetch-allow", "127.0.0.1"], ["demo", "--plain", "--fetch-allow", "[::1]"],
+            ["ask", "--research", "--provider", "ollama", "--model", "m", "--fetch-allow", "host:0", "Hi"],
+            ["chat", "--research", "--provider", "ollama", "--model", "m", "--plain", "--fetch-allow", "::1:80"],
+        ])
+    func fetchAllowNeedsHostAndPort(arguments: [String]) async throws {
+        let result = try await CadenceBinary.run(arguments, environment: Self.noKeys)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("--fetch-allow takes HOST:PORT"), "stderr: \(result.stderr)")
+    }
+
     @Test("a key from the environment or the flag is enough, and so is a --base-url, which may need none")
     func keyOrBaseURLPasses() async throws {
         // Serving asks the model nothing until a question comes, so these start without the network.

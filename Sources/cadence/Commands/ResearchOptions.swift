@@ -3,6 +3,7 @@ import CadenceClient
 import CadenceEngine
 import CadenceResearch
 import CadenceServer
+import CadenceWeb
 import Foundation
 
 /// What a research server answers from and how: the corpus, and (with a model) the research loop's
@@ -23,7 +24,13 @@ struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "With a model: the most model tokens (input plus output, over all of an answer's calls) one answer may use; past it the answer ends with a budget_exceeded error, its text kept.")
     var maxAnswerTokens: Int = 200_000
 
+    @Option(name: .long, help: "A HOST:PORT research may fetch pages from although its address is loopback, private or otherwise local (a self-hosted service); repeatable. All other such addresses are refused.")
+    var fetchAllow: [String] = []
+
     func validate() throws {
+        for entry in fetchAllow where FetchAllowance(entry) == nil {
+            throw ValidationError("--fetch-allow takes HOST:PORT (127.0.0.1:8888, [::1]:8888, intranet.local:80), not \(entry)")
+        }
         if !modelIdleTimeout.isPositive { throw ValidationError("--model-idle-timeout must be longer than zero") }
         if !maxAnswerTime.isPositive { throw ValidationError("--max-answer-time must be longer than zero") }
         if maxAnswerTokens < 1 { throw ValidationError("--max-answer-tokens must be at least 1") }
@@ -49,6 +56,11 @@ struct ResearchOptions: ParsableArguments {
         configuration.maxAnswerTokens = maxAnswerTokens
         configuration.maxAnswerTime = maxAnswerTime.duration
         return ModelResearchEngine(corpus: corpus, client: ModelClient(provider: provider), configuration: configuration)
+    }
+
+    /// The limits research fetches pages with: the defaults, and the `--fetch-allow` exceptions.
+    func fetchPolicy() -> FetchPolicy {
+        FetchPolicy(allowing: fetchAllow.compactMap(FetchAllowance.init))
     }
 
     /// `configuration` with these options' answer time budget, which the server holds every engine to.

@@ -29,6 +29,7 @@ struct SourceOptions: ParsableArguments {
         if research, model.provider == nil { throw ValidationError("--research needs --provider NAME --model M") }
         if system != nil, research { throw ValidationError("--system is for chatting with a model directly, not with --research") }
         if researchOptions.corpus != nil, !research { throw ValidationError("--corpus goes with --research") }
+        if !researchOptions.fetchAllow.isEmpty, !research { throw ValidationError("--fetch-allow goes with --research") }
         if reliability.token != nil, url == nil { throw ValidationError("--token goes with --url (a Cadence server)") }
         try model.validateAPIKey()
     }
