@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
             cadence serve --provider openai --model llama3.2 \\
                 --base-url http://127.0.0.1:11434/v1
             cadence serve --provider anthropic --model claude-sonnet-4-5 --corpus ~/notes
-            cadence serve --engine chat --provider ollama --model llama3.2 --system "Answer briefly."
+            cadence serve --engine chat --provider ollama --model llama3.2
             cadence serve --host 0.0.0.0 --max-connections 1000 \\
                 --token "$(openssl rand -hex 32)"
 
