@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let documents = try research.loadCorpus()
-        let engine = research.engine(corpus: documents, model: model)
+        let engine = try research.engine(corpus: documents, model: model)
         let configuration = try serverConfiguration()
         let server = ReferenceServer(engine: engine, configuration: configuration)
         let running = try await server.start(handlingSignals: true)
