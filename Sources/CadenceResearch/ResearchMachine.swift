@@ -30,7 +30,7 @@ public import CadenceSearch
 ///   ``modelEvent(_:now:)``, then exactly one of ``modelEnded(now:)`` (the stream ended) or
 ///   ``modelFailed(_:now:)`` (it threw). `closeModelCall` closes the current call; report nothing
 ///   more from it. Input from a closed call must be dropped by the driver.
-/// - `search` runs the queries on every source of ``searchSources`` and reports one ``SearchOutcome`` per
+/// - `search` runs the queries on every source of ``searchSources`` and reports one `SearchOutcome` per
 ///   source, each with one result list per query, within ``searchTimeLeft``.
 /// - When nothing happens, sleep until ``nextDeadline`` and call ``deadlinePassed(now:)``.
 /// - Stop after `finish`: the last emitted event was `complete` or `error`. ``cancel()`` stops at once.
@@ -43,8 +43,8 @@ public struct ResearchMachine: Sendable {
         case callModel(ModelCall)
         /// Close the current model call.
         case closeModelCall
-        /// Run these queries on every search source, and report ``searchCompleted(_:now:)-([SearchOutcome],_)``
-        /// within ``searchTimeLeft``.
+        /// Run these queries on every search source within ``searchTimeLeft``, and report
+        /// `searchCompleted(_:now:)` with one outcome per source.
         case search([String])
         /// The answer is over; stop.
         case finish

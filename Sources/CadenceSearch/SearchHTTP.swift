@@ -7,7 +7,7 @@ import NIOHTTP1
 
 /// The HTTP side every web source shares: one request, its body read up to a limit, every failure
 /// turned into a ``SearchSourceError``, and a 429 answered by waiting out its `Retry-After` (on the
-/// injected clock, at most ``maxRetryWait``) and asking once more.
+/// injected clock, at most `maxRetryWait`, 5 s by default) and asking once more.
 ///
 /// ```swift
 /// let http = SearchHTTP(clock: ContinuousClock())

@@ -28,15 +28,11 @@ public struct BraveSource: SearchSource {
         let json = try SearchHTTP.json(body, from: "Brave")
         // A query with no web results has no "web" member at all.
         guard let web = json["web"] else { return [] }
-        guard let results = web["results"]?.arrayValue else {
-            throw SearchSourceError(.unreadableBody, "Brave's reply has no \"web.results\" array")
+        return try WebResult.passages(web["results"], service: "Brave", member: "web.results", limit: limit) { item in
+            WebResult(
+                title: item["title"]?.stringValue, url: item["url"]?.stringValue,
+                text: item["description"]?.stringValue, published: item["page_age"]?.stringValue,
+                venue: item["profile"]?["name"]?.stringValue)
         }
-        return WebResult.passages(
-            results.prefix(limit).map { item in
-                WebResult(
-                    title: item["title"]?.stringValue, url: item["url"]?.stringValue,
-                    text: item["description"]?.stringValue,
-                    published: item["page_age"]?.stringValue, venue: item["profile"]?["name"]?.stringValue)
-            })
     }
 }

@@ -19,15 +19,10 @@ public struct SearXNGSource: SearchSource {
     public func search(_ query: String, limit: Int) async throws -> [RetrievedPassage] {
         let body = try await http.get("\(baseURL)/search?q=\(SearchHTTP.queryValue(query))&format=json")
         let json = try SearchHTTP.json(body, from: "SearXNG")
-        guard let results = json["results"]?.arrayValue else {
-            throw SearchSourceError(.unreadableBody, "SearXNG's reply has no \"results\" array")
+        return try WebResult.passages(json["results"], service: "SearXNG", member: "results", limit: limit) { item in
+            WebResult(
+                title: item["title"]?.stringValue, url: item["url"]?.stringValue, text: item["content"]?.stringValue,
+                published: item["publishedDate"]?.stringValue, venue: nil)
         }
-        return WebResult.passages(
-            results.prefix(limit).map { item in
-                WebResult(
-                    title: item["title"]?.stringValue, url: item["url"]?.stringValue,
-                    text: item["content"]?.stringValue, published: item["publishedDate"]?.stringValue,
-                    venue: nil)
-            })
     }
 }

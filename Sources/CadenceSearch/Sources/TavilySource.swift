@@ -28,14 +28,10 @@ public struct TavilySource: SearchSource {
         let body = try await http.post(
             "\(baseURL)search", json: request.jsonText, headers: [("Authorization", "Bearer \(apiKey)")])
         let json = try SearchHTTP.json(body, from: "Tavily")
-        guard let results = json["results"]?.arrayValue else {
-            throw SearchSourceError(.unreadableBody, "Tavily's reply has no \"results\" array")
+        return try WebResult.passages(json["results"], service: "Tavily", member: "results", limit: limit) { item in
+            WebResult(
+                title: item["title"]?.stringValue, url: item["url"]?.stringValue, text: item["content"]?.stringValue,
+                published: item["published_date"]?.stringValue, venue: nil)
         }
-        return WebResult.passages(
-            results.prefix(limit).map { item in
-                WebResult(
-                    title: item["title"]?.stringValue, url: item["url"]?.stringValue,
-                    text: item["content"]?.stringValue, published: item["published_date"]?.stringValue, venue: nil)
-            })
     }
 }

@@ -14,6 +14,17 @@ struct WebResult {
     var published: String?
     var venue: String?
 
+    /// The array `results` of a service's reply, each read by `read`, as passages; throws when the
+    /// array is missing (the reply is not in the service's format).
+    static func passages(
+        _ results: JSONValue?, service: String, member: String, limit: Int, _ read: (JSONValue) -> WebResult
+    ) throws -> [RetrievedPassage] {
+        guard let results = results?.arrayValue else {
+            throw SearchSourceError(.unreadableBody, "\(service)'s reply has no \"\(member)\" array")
+        }
+        return passages(results.prefix(limit).map(read))
+    }
+
     /// The usable results as passages, scored 1, 1/2, 1/3, … by rank.
     static func passages(_ results: [WebResult]) -> [RetrievedPassage] {
         var passages: [RetrievedPassage] = []
