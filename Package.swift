@@ -8,7 +8,8 @@ import PackageDescription
 //   CadenceTerminal                                full-screen terminal UI              → UI
 //   CadenceEngine                                  answer engines (corpus retrieval, page text) → Core, Markdown
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
-//   CadenceResearch                                model-driven deep research          → Core, Engine, Client
+//   CadenceSearch                                  search sources (corpus, web, papers) → Core, Engine, Client
+//   CadenceResearch                                model-driven deep research          → Core, Engine, Client, Search
 //   CadenceWeb                                     guarded page fetching               → Engine
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine
 //   CadenceOracles                                 properties the fuzzers and regression tests check
@@ -44,7 +45,7 @@ extension Target.Dependency {
 /// The library modules, in the order of the layout above.
 let libraries = [
     "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceClient",
-    "CadenceResearch", "CadenceServer", "CadenceTesting", "CadenceOracles", "CadenceWeb",
+    "CadenceSearch", "CadenceResearch", "CadenceServer", "CadenceTesting", "CadenceOracles", "CadenceWeb",
 ]
 
 let package = Package(
@@ -89,7 +90,13 @@ let package = Package(
                 "CadenceCore", .product("AsyncHTTPClient"), .product("HummingbirdWSClient"), .product("Logging"),
                 .product("NIOConcurrencyHelpers"),
             ]),
-        .target(name: "CadenceResearch", dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient"]),
+        .target(
+            name: "CadenceSearch",
+            dependencies: [
+                "CadenceCore", "CadenceEngine", "CadenceClient", .product("AsyncHTTPClient"), .product("NIOCore"),
+                .product("NIOHTTP1"), .product("NIOConcurrencyHelpers"),
+            ]),
+        .target(name: "CadenceResearch", dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient", "CadenceSearch"]),
         .target(
             name: "CadenceWeb",
             dependencies: [
@@ -119,7 +126,7 @@ let package = Package(
             name: "cadence",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadencePacing", "CadenceMarkdown",
-                "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch", "CadenceWeb",
+                "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceResearch", "CadenceWeb", "CadenceSearch",
                 .product("ArgumentParser"), .product("NIOConcurrencyHelpers"),
             ]),
         .target(
@@ -155,7 +162,14 @@ let package = Package(
                 "CadenceWeb", "CadenceEngine", "CadenceTesting", .product("Hummingbird"), .product("NIOCore"),
                 .product("NIOConcurrencyHelpers"),
             ]),
-        .testTarget(name: "CadenceResearchTests", dependencies: ["CadenceResearch", "CadenceEngine", "CadenceCore"]),
+        .testTarget(
+            name: "CadenceResearchTests", dependencies: ["CadenceResearch", "CadenceEngine", "CadenceCore", "CadenceSearch"]),
+        .testTarget(
+            name: "CadenceSearchTests",
+            dependencies: [
+                "CadenceSearch", "CadenceEngine", "CadenceCore", "CadenceTesting", .product("Hummingbird"),
+                .product("HTTPTypes"), .product("NIOConcurrencyHelpers"),
+            ]),
         .testTarget(
             name: "CadenceUITests",
             dependencies: [
@@ -173,7 +187,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
-                "CadenceUI", "CadenceResearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
+                "CadenceUI", "CadenceResearch", "CadenceSearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
                 .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),
                 .product("JWTKit"), .product("CryptoExtras"),
             ]),

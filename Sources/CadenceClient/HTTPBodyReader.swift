@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
-import NIOHTTP1
+package import NIOHTTP1
 
 /// Sends one streaming request and reads its body chunk by chunk, turning every failure into a
 /// ``CadenceClientError``: a non-200 status (with the body text), an unreachable server, or a
@@ -133,8 +133,8 @@ struct StreamingRequest: Sendable {
 }
 
 /// Reads `retry-after-ms` and `retry-after` (seconds, or an HTTP date) response headers.
-enum RetryAfter {
-    static func parse(_ headers: HTTPHeaders) -> Duration? {
+package enum RetryAfter {
+    package static func parse(_ headers: HTTPHeaders) -> Duration? {
         if let milliseconds = headers["retry-after-ms"].first.flatMap(Double.init), milliseconds >= 0 {
             return .milliseconds(milliseconds)
         }

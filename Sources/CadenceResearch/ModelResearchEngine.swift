@@ -1,14 +1,15 @@
 public import CadenceClient
 public import CadenceCore
 public import CadenceEngine
+public import CadenceSearch
 
-/// An `AnswerEngine` that researches with a real model over a `Corpus`: the model plans the
-/// searches, reflects on what they found, and writes the answer, whose citations are checked
-/// against the passages they cite while they stream.
+/// An `AnswerEngine` that researches with a real model over its search sources (by default the
+/// `Corpus` alone): the model plans the searches, reflects on what they found, and writes the
+/// answer, whose citations are checked against the passages they cite while they stream.
 ///
 /// It drives a ``ResearchMachine`` (the pure loop): it makes the model calls through
-/// `ModelClient`, runs the searches on the corpus, and fires the model idle timeout and the retry
-/// waits on the injected clock. Cancelling the consumer of ``answer(_:)`` closes the model request
+/// `ModelClient`, runs each round's queries on every source at once through a `SearchFanout`, and
+/// fires the model idle timeout, the retry waits and the search timeouts on the injected clock. Cancelling the consumer of ``answer(_:)`` closes the model request
 /// at once.
 ///
 /// ```swift
@@ -22,17 +23,22 @@ public struct ModelResearchEngine: AnswerEngine {
     public var configuration: ResearchConfiguration
     /// Told how long each model call took to send its first token (a server's metrics).
     public var observer: (any AnswerEngineObserver)?
+    /// Every round's queries run on every one of these sources.
+    public let fanout: SearchFanout
     let makeTimer: @Sendable () -> DeadlineTimer
     let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
 
+    /// An engine searching `sources` (`nil`: the corpus alone), whose waits and timeouts run on `clock`.
     public init(
         corpus: Corpus, client: ModelClient, configuration: ResearchConfiguration = ResearchConfiguration(),
-        clock: some Clock<Duration> = ContinuousClock(),
+        sources: [any SearchSource]? = nil, clock: some Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> any RandomNumberGenerator & Sendable = { SystemRandomNumberGenerator() }
     ) {
         self.corpus = corpus
         self.client = client
         self.configuration = configuration
+        self.fanout = SearchFanout(
+            sources: sources ?? [CorpusSearchSource(corpus: corpus)], timeout: configuration.searchTimeout, clock: clock)
         self.makeTimer = { DeadlineTimer(clock) }
         self.makeRandom = random
     }
@@ -40,7 +46,8 @@ public struct ModelResearchEngine: AnswerEngine {
     public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: ResearchEvent.Kind.self, throwing: (any Error).self)
         let machine = ResearchMachine(
-            request: request, configuration: configuration, model: client.provider.model, random: makeRandom())
+            request: request, configuration: configuration, model: client.provider.model, searchSources: fanout.names,
+            random: makeRandom())
         let timer = makeTimer()
         let driver = Task { [self] in
             await ResearchDriver.run(machine, engine: self, timer: timer, events: continuation)
@@ -64,10 +71,6 @@ public struct ModelResearchEngine: AnswerEngine {
         return engine
     }
 
-    /// The passages for one query, best first.
-    func search(_ query: String) -> [RetrievedPassage] {
-        corpus.search(query, limit: configuration.passagesPerQuery).map(RetrievedPassage.init)
-    }
 }
 
 /// The loop that owns one answer's machine, model call and timer (a `DriverLoop`, as the answer
@@ -81,6 +84,8 @@ enum ResearchDriver {
         case event(ModelEvent)
         case ended
         case failed(ResearchMachine.ModelFailure)
+        /// A round's searches ended, one outcome per source.
+        case searched([SearchOutcome])
     }
 
     static func run(
@@ -99,7 +104,7 @@ enum ResearchDriver {
 
         /// Performs the machine's actions; returns false once the answer is over.
         func perform(_ actions: [ResearchMachine.Action]) -> Bool {
-            var pending = actions
+            let pending = actions
             var index = 0
             while index < pending.count {
                 // A cancelled answer stops between steps: nothing it would still do reaches anyone.
@@ -119,12 +124,15 @@ enum ResearchDriver {
                     let options = ModelRequestOptions(json: call.wantsJSON)
                     loop.start { startCall(call.turns, options: options, client: engine.client, deliver: $0) }
                 case .search(let queries):
-                    var results: [[RetrievedPassage]] = []
-                    for query in queries {
-                        if Task.isCancelled { return false }
-                        results.append(engine.search(query))
+                    let (fanout, limit, timeLeft) = (
+                        engine.fanout, engine.configuration.passagesPerQuery, machine.searchTimeLeft
+                    )
+                    loop.start { deliver in
+                        Task {
+                            let outcomes = await fanout.search(queries, limit: limit, timeLeft: timeLeft)
+                            if !Task.isCancelled { deliver(.searched(outcomes)) }
+                        }
                     }
-                    pending += machine.searchCompleted(results, now: now())
                 }
             }
             loop.keep(machine.nextDeadline)
@@ -144,6 +152,8 @@ enum ResearchDriver {
                 return perform(machine.modelEnded(now: now()))
             case .failed(let failure):
                 return perform(machine.modelFailed(failure, now: now()))
+            case .searched(let outcomes):
+                return perform(machine.searchCompleted(outcomes, now: now()))
             }
         }
         // The consumer went away (the answer was cancelled): close the model call.

@@ -33,6 +33,11 @@ public struct ResearchConfiguration: Sendable, Hashable {
     /// The most model tokens (input plus output, summed over the answer's calls, as the model reports
     /// them) an answer may use; past it, the answer ends with `budget_exceeded` as for time.
     public var maxAnswerTokens: Int
+    /// The most time an answer's searches may take, all rounds together; a round that would start
+    /// past it is skipped and the answer is written from what was found.
+    public var searchBudget: Duration
+    /// The longest one source may take for one query before it is reported as failed.
+    public var searchTimeout: Duration
     /// The share of a cited sentence's content words that its source must contain for the citation
     /// to count as supported.
     public var supportThreshold: Double
@@ -48,8 +53,12 @@ public struct ResearchConfiguration: Sendable, Hashable {
         retry: ReliabilityConfiguration = ReliabilityConfiguration(maxAttempts: 3),
         supportThreshold: Double = CitationSupport.defaultThreshold,
         maxAnswerTime: Duration = .seconds(600),
-        maxAnswerTokens: Int = 200_000
+        maxAnswerTokens: Int = 200_000,
+        searchBudget: Duration = .seconds(30),
+        searchTimeout: Duration = .seconds(10)
     ) {
+        self.searchBudget = searchBudget
+        self.searchTimeout = searchTimeout
         self.maxRounds = max(1, maxRounds)
         self.maxQueries = max(1, maxQueries)
         self.passagesPerQuery = max(1, passagesPerQuery)

@@ -19,6 +19,11 @@ extension ResearchMachine {
             "total_ms": .number(Self.milliseconds(now)),
         ]
         if let model { metadata["model"] = .string(model) }
+        metadata["search_sources"] = .array(searchSources.map(JSONValue.string))
+        if !searchFailures.isEmpty {
+            metadata["search_failures"] = .array(
+                searchFailures.map { .object(["source": .string($0.source), "reason": .string($0.reason)]) })
+        }
         for key in ["planning_ms", "search_ms", "reflection_ms", "synthesis_ms"] {
             metadata[key] = .number(Self.milliseconds(stageTimes[key] ?? .zero))
         }

@@ -1,4 +1,5 @@
 import CadenceCore
+public import CadenceSearch
 
 extension ResearchMachine {
     /// The plan call ended: read its queries (or fall back to the question) and run round 1.
@@ -19,8 +20,13 @@ extension ResearchMachine {
         return [.emit(.planningComplete(message: message, queries: queries))] + startRound(queries, now: now)
     }
 
-    /// Announces a round and asks the driver to run its queries.
+    /// Announces a round and asks the driver to run its queries on every source; with the search
+    /// budget spent, writes with what was found instead.
     mutating func startRound(_ queries: [String], now: Duration) -> [Action] {
+        guard searchTimeLeft > .zero else {
+            let spent = "The search budget of \(Self.seconds(configuration.searchBudget)) s is spent"
+            return select(reason: spent, now: now)
+        }
         rounds.append(queries)
         let round = rounds.count
         let message =
@@ -28,41 +34,62 @@ extension ResearchMachine {
             ? "Searching \(queries.count) quer\(queries.count == 1 ? "y" : "ies")"
             : "Searching again: \(queries.count) new quer\(queries.count == 1 ? "y" : "ies")"
         state = .searching(startedAt: now)
-        return [.emit(.roundStarted(round: round, message: message))] + queries.map { .emit(.searching(source: $0)) }
-            + [.search(queries)]
+        return [.emit(.roundStarted(round: round, message: message))]
+            + searchSources.map { .emit(.searching(source: $0)) } + [.search(queries)]
     }
 
-    /// The round's searches are done, one result list per query, best first.
+    /// The search time the answer has left: ``ResearchConfiguration/searchBudget`` less what its
+    /// rounds took so far.
+    public var searchTimeLeft: Duration {
+        configuration.searchBudget - (stageTimes["search_ms"] ?? .zero)
+    }
+
+    /// The round's searches are done on one source (the first of ``searchSources``), one result
+    /// list per query, best first.
     public mutating func searchCompleted(_ results: [[RetrievedPassage]], now: Duration) -> [Action] {
+        searchCompleted([SearchOutcome(source: searchSources.first ?? "corpus", results: results)], now: now)
+    }
+
+    /// The round's searches are done: one outcome per source, each with one result list per query.
+    /// Results are merged across sources and queries, the same source found twice (by URL, DOI or
+    /// PMID) kept once; a failed source is reported and the research goes on without it.
+    public mutating func searchCompleted(_ outcomes: [SearchOutcome], now: Duration) -> [Action] {
         guard case .searching(let startedAt) = state else { return [] }
         stageTimes["search_ms", default: .zero] += now - startedAt
         let round = rounds.count
-        let queries = rounds[round - 1]
         var actions: [Action] = []
         var added = 0
-        for (index, query) in queries.enumerated() {
-            let hits = index < results.count ? Array(results[index].prefix(configuration.passagesPerQuery)) : []
-            // Scores of different queries are not comparable: keep each relative to its query's best.
-            let best = hits.first?.score ?? 1
-            for hit in hits {
-                var relative = hit
-                relative.score = best > 0 ? hit.score / best : 0
-                if let position = foundIndex[hit.id] {
-                    found[position].score = max(found[position].score, relative.score)
-                } else {
-                    foundIndex[hit.id] = found.count
-                    found.append(relative)
-                    added += 1
+        for outcome in outcomes {
+            if let failure = outcome.failure { searchFailures.append((outcome.source, failure)) }
+            for results in outcome.results {
+                let hits = Array(results.prefix(configuration.passagesPerQuery))
+                // Scores of different queries and sources are not comparable: keep each relative to its list's best.
+                let best = hits.first?.score ?? 1
+                for hit in hits {
+                    var relative = hit
+                    relative.score = best > 0 ? hit.score / best : 0
+                    if let position = hit.identities.first(where: { foundIndex[$0] != nil }).flatMap({ foundIndex[$0] }) {
+                        found[position].score = max(found[position].score, relative.score)
+                        found[position].details.fill(from: hit.details)
+                        for key in hit.identities { foundIndex[key] = position }
+                    } else {
+                        for key in hit.identities { foundIndex[key] = found.count }
+                        found.append(relative)
+                        added += 1
+                    }
                 }
             }
-            actions.append(.emit(.searchComplete(count: hits.count, source: query)))
+            actions.append(.emit(outcome.event))
         }
         let documents = Set(found.map(\.title)).count
         let status = added == 0 ? "no new passages" : "\(added) new passage\(added == 1 ? "" : "s")"
         actions.append(.emit(.roundComplete(round: round, sources: documents, status: status)))
 
         if added == 0 {
-            let why = found.isEmpty ? "Nothing matched the searches" : "Round \(round) added no new passage"
+            let everySourceFailed = !outcomes.isEmpty && outcomes.allSatisfy { $0.failure != nil }
+            let why =
+                everySourceFailed
+                ? "Every search source failed" : found.isEmpty ? "Nothing matched the searches" : "Round \(round) added no new passage"
             return actions + select(reason: why, now: now)
         }
         if round >= configuration.maxRounds {
@@ -133,11 +160,13 @@ extension ResearchMachine {
             purpose: .write,
             turns: ResearchPrompts.write(
                 question: question, history: request.history, sources: chosen,
-                passageCharacters: configuration.passageCharacters),
+                passageCharacters: configuration.passageCharacters,
+                failedSearches: found.isEmpty ? searchFailures.map { "\($0.source) (\($0.reason))" } : []),
             wantsJSON: false, attempt: 1)
         let writing =
             chosen.isEmpty
-            ? "Nothing relevant found; the model says so"
+            ? (searchFailures.isEmpty || !found.isEmpty
+                ? "Nothing relevant found; the model says so" : "The searches failed; the model says so")
             : "Writing the answer from \(chosen.count) source\(chosen.count == 1 ? "" : "s")"
         return [
             .emit(.sourceSelectionStarted(message: message)),
@@ -151,7 +180,7 @@ extension ResearchMachine {
         sources.enumerated().map { index, passage in
             Source(
                 id: String(index + 1), title: passage.label, url: passage.url,
-                snippet: ResearchPrompts.excerpt(passage.text, characters: 240))
+                snippet: ResearchPrompts.excerpt(passage.text, characters: 240), details: passage.details)
         }
     }
 

@@ -1,4 +1,5 @@
 public import CadenceCore
+public import CadenceSearch
 
 /// The pure core of model-driven research: it takes what happened (model output, search results,
 /// deadlines) and says what to do next, streaming every stage truthfully as research events.
@@ -29,7 +30,8 @@ public import CadenceCore
 ///   ``modelEvent(_:now:)``, then exactly one of ``modelEnded(now:)`` (the stream ended) or
 ///   ``modelFailed(_:now:)`` (it threw). `closeModelCall` closes the current call; report nothing
 ///   more from it. Input from a closed call must be dropped by the driver.
-/// - `search` runs the queries (in order) and reports ``searchCompleted(_:now:)`` with one result list per query.
+/// - `search` runs the queries on every source of ``searchSources`` and reports one `SearchOutcome` per
+///   source, each with one result list per query, within ``searchTimeLeft``.
 /// - When nothing happens, sleep until ``nextDeadline`` and call ``deadlinePassed(now:)``.
 /// - Stop after `finish`: the last emitted event was `complete` or `error`. ``cancel()`` stops at once.
 public struct ResearchMachine: Sendable {
@@ -41,7 +43,8 @@ public struct ResearchMachine: Sendable {
         case callModel(ModelCall)
         /// Close the current model call.
         case closeModelCall
-        /// Run these queries against the corpus.
+        /// Run these queries on every search source within ``searchTimeLeft``, and report
+        /// `searchCompleted(_:now:)` with one outcome per source.
         case search([String])
         /// The answer is over; stop.
         case finish
@@ -111,7 +114,12 @@ public struct ResearchMachine: Sendable {
     public internal(set) var rounds: [[String]] = []
     /// Every passage found, in the order first found, with its best relative score.
     var found: [RetrievedPassage] = []
-    var foundIndex: [Int: Int] = [:]
+    /// The position in ``found`` of each passage, under each of its identities (see `RetrievedPassage.identities`).
+    var foundIndex: [String: Int] = [:]
+    /// The names of the sources every round searches, in order.
+    public let searchSources: [String]
+    /// The sources that failed, with why, in the order reported.
+    var searchFailures: [(source: String, reason: String)] = []
     /// The sources sent in `sources_ready`, numbered from 1.
     public internal(set) var sources: [RetrievedPassage] = []
     var citations = CitationProcessor(sources: [])
@@ -124,9 +132,11 @@ public struct ResearchMachine: Sendable {
 
     public init(
         request: AnswerRequest, configuration: ResearchConfiguration = ResearchConfiguration(), model: String? = nil,
+        searchSources: [String] = ["corpus"],
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
         self.request = request
+        self.searchSources = searchSources
         self.configuration = configuration
         self.model = model
         self.random = random

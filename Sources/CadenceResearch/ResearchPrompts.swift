@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceSearch
 
 /// The instructions sent to the model at each stage, and the readers of its JSON replies.
 ///
@@ -43,11 +44,19 @@ enum ResearchPrompts {
     }
 
     /// Turns for the writing call: the numbered sources and rules, the conversation, the question.
-    static func write(question: String, history: [ChatTurn], sources: [RetrievedPassage], passageCharacters: Int)
-        -> [ChatTurn]
-    {
+    static func write(
+        question: String, history: [ChatTurn], sources: [RetrievedPassage], passageCharacters: Int,
+        failedSearches: [String] = []
+    ) -> [ChatTurn] {
         var system: String
-        if sources.isEmpty {
+        if sources.isEmpty && !failedSearches.isEmpty {
+            system = """
+                You answer questions from search results, but every search failed this time: \
+                \(failedSearches.joined(separator: "; ")). Say plainly, in one or two sentences, that \
+                the sources could not be searched so you cannot give a sourced answer, and suggest \
+                trying again later. Do not answer from memory and do not invent facts or citations.
+                """
+        } else if sources.isEmpty {
             system = """
                 You answer questions from a collection of documents, but the search found nothing \
                 relevant to this question. Say so plainly in one or two sentences, suggest how the \
@@ -65,7 +74,9 @@ enum ResearchPrompts {
                 Sources:
                 """
             for (index, source) in sources.enumerated() {
-                system += "\n\n[\(index + 1)] \(source.label)\n\(excerpt(source.text, characters: passageCharacters))"
+                let published = [source.details.venue, Source.year(of: source.details.published)].compactMap { $0 }
+                let label = published.isEmpty ? source.label : "\(source.label) (\(published.joined(separator: ", ")))"
+                system += "\n\n[\(index + 1)] \(label)\n\(excerpt(source.text, characters: passageCharacters))"
             }
         }
         return [ChatTurn(role: "system", content: system)] + conversation(history)

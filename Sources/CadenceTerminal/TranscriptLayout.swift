@@ -205,7 +205,7 @@ public struct TranscriptLayout: Sendable {
         var out = ["", style.bold("Sources")]
         for (index, source) in exchange.sources.enumerated() {
             let number = "[\(Source.citationNumber(of: source, at: index))]"
-            let (title, url) = (TerminalSanitizer.printable(source.title), TerminalSanitizer.printable(source.url))
+            let (title, url) = (TerminalSanitizer.printable(source.listedTitle), TerminalSanitizer.printable(source.url))
             let plain = "  \(number) \(title) — \(url)"
             if DisplayWidth.of(plain) <= width {
                 out.append("  \(style.cyan(number)) \(title) — \(style.dim(url))")

@@ -62,7 +62,7 @@ extension AnswerViewModel {
             tier = chosen
         case .sourcesReady(let list):
             mergeSources(list)
-        case .searching, .searchComplete, .planningStarted, .planningComplete, .roundStarted, .roundComplete,
+        case .searching, .searchComplete, .searchFailed, .planningStarted, .planningComplete, .roundStarted, .roundComplete,
             .reflectionStarted, .reflectionComplete, .sourceSelectionStarted, .synthesisStarted:
             break
         }

@@ -7,6 +7,13 @@ struct ResearchProtocolTests {
         Source(id: "1", title: "Resume", url: "cadence://corpus/cadence/resume.md", snippet: "Last-Event-ID…"),
         Source(id: "2", title: "Quotes \"and\" \\ slashes", url: "https://example.com/a?b=c&d", snippet: "line\nbreak\ttab"),
     ]
+    /// A paper with every optional member.
+    static let paper = Source(
+        id: "1", title: "Statins and muscle symptoms", url: "https://pubmed.ncbi.nlm.nih.gov/37654321/",
+        snippet: "Most symptoms…",
+        details: SourceDetails(
+            kind: .paper, published: "2023-09-02", authors: ["Jane Smith", "Li Ng"], venue: "Lancet", pmid: "37654321",
+            arxiv: "2401.01234v2", doi: "10.1016/S0140-6736(22)01545-8"))
 
     /// One value of every event type, with awkward text where text goes.
     static let everyKind: [ResearchEvent.Kind] = [
@@ -17,7 +24,8 @@ struct ResearchProtocolTests {
         .toolCall(ToolCall(id: "", name: "noop", arguments: "")),
         .tierSelected(tier: "deep", reason: "multi-part question"), .tierSelected(tier: "quick", reason: nil),
         .searching(source: "streaming"), .searchComplete(count: 4, source: "streaming"),
-        .sourcesReady(sources), .sourcesReady([]),
+        .searchFailed(source: "pubmed", reason: "no answer within 10 s"),
+        .sourcesReady(sources), .sourcesReady([]), .sourcesReady([paper]),
         .planningStarted(message: "Planning"), .planningStarted(message: nil),
         .planningComplete(message: nil, queries: ["resume", "last event id"]),
         .roundStarted(round: 1, message: nil), .roundComplete(round: 2, sources: 7, status: "sufficient"),

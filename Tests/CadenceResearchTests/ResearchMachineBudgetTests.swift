@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceSearch
 import Testing
 
 @testable import CadenceResearch

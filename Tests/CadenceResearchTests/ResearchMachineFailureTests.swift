@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceSearch
 import Testing
 
 @testable import CadenceResearch
@@ -151,7 +152,7 @@ import Testing
         harness.run()
         #expect(harness.machine.isFinished)
         #expect(harness.machine.modelFailed(.init(message: "x", retryable: true), now: .seconds(99)) == [])
-        #expect(harness.machine.searchCompleted([], now: .seconds(99)) == [])
+        #expect(harness.machine.searchCompleted([SearchOutcome](), now: .seconds(99)) == [])
         #expect(harness.machine.deadlinePassed(now: .seconds(99)) == [])
     }
 }

@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceSearch
 @testable import CadenceResearch
 
 /// A synchronous driver for ``ResearchMachine`` in tests: it answers model calls from a script,
@@ -19,6 +20,8 @@ struct ResearchMachineHarness {
     var machine: ResearchMachine
     var replies: [ResearchMachine.ModelCall.Purpose: [Reply]]
     var passages: [String: [RetrievedPassage]]
+    /// When set, what every source gives for a round's queries (instead of `passages` on one source).
+    var outcomes: (([String]) -> [SearchOutcome])?
     var now: Duration = .zero
     let step: Duration = .milliseconds(10)
     private(set) var actions: [ResearchMachine.Action] = []
@@ -28,12 +31,12 @@ struct ResearchMachineHarness {
 
     init(
         query: String = "How does Cadence resume a stream?", history: [ChatTurn] = [],
-        configuration: ResearchConfiguration = ResearchConfiguration(),
+        configuration: ResearchConfiguration = ResearchConfiguration(), searchSources: [String] = ["corpus"],
         replies: [ResearchMachine.ModelCall.Purpose: [Reply]], passages: [String: [RetrievedPassage]] = [:]
     ) {
         machine = ResearchMachine(
             request: AnswerRequest(query: query, history: history), configuration: configuration, model: "test-model",
-            random: SplitMix64(seed: 7))
+            searchSources: searchSources, random: SplitMix64(seed: 7))
         self.replies = replies
         self.passages = passages
     }
@@ -61,7 +64,11 @@ struct ResearchMachineHarness {
                 break
             case .search(let queries):
                 now += step
-                queue += machine.searchCompleted(queries.map { passages[$0] ?? [] }, now: now)
+                if let outcomes {
+                    queue += machine.searchCompleted(outcomes(queries), now: now)
+                } else {
+                    queue += machine.searchCompleted(queries.map { passages[$0] ?? [] }, now: now)
+                }
             case .callModel(let call):
                 calls.append(call)
                 queue += respond(to: call)

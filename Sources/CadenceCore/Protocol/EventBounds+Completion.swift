@@ -66,11 +66,21 @@ extension EventBounds {
         return (kept, sources.count - kept.count)
     }
 
-    /// A source whose fields are cut to ``sourceFieldBytes``, each cut one ending in a note.
+    /// A source whose fields are cut to ``sourceFieldBytes``, each cut one ending in a note; of its
+    /// details, each string is cut to 256 bytes and at most ``maxListedAuthors`` authors are kept.
     static func shortenedFields(_ source: Source) -> Source {
         let caps = sourceFieldBytes
+        func cut(_ text: String?) -> String? { text.map { shortened($0, to: 256) } }
+        let details = source.details
         return Source(
             id: shortened(source.id, to: caps.id), title: shortened(source.title, to: caps.title),
-            url: shortened(source.url, to: caps.url), snippet: shortened(source.snippet, to: caps.snippet))
+            url: shortened(source.url, to: caps.url), snippet: shortened(source.snippet, to: caps.snippet),
+            details: SourceDetails(
+                kind: details.kind.map { SourceKind(rawValue: shortened($0.rawValue, to: 64)) },
+                published: cut(details.published), authors: details.authors.map { $0.prefix(maxListedAuthors).map { shortened($0, to: 256) } },
+                venue: cut(details.venue), pmid: cut(details.pmid), arxiv: cut(details.arxiv), doi: cut(details.doi)))
     }
+
+    /// The most authors a bounded source lists.
+    static let maxListedAuthors = 50
 }

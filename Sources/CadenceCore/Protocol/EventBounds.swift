@@ -84,6 +84,7 @@ public struct EventBounds: Sendable, Hashable {
         case .tierSelected(let tier, let reason): return .tierSelected(tier: cut(tier)!, reason: cut(reason))
         case .searching(let source): return .searching(source: cut(source)!)
         case .searchComplete(let count, let source): return .searchComplete(count: count, source: cut(source)!)
+        case .searchFailed(let source, let reason): return .searchFailed(source: cut(source)!, reason: cut(reason)!)
         case .planningStarted(let message): return .planningStarted(message: cut(message))
         case .planningComplete(let message, let queries):
             var kept: [String] = []

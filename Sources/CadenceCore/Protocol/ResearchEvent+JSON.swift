@@ -34,6 +34,7 @@ extension ResearchEvent.Kind {
             .compactMapValues { $0 }
         case .searching(let source): ["source": .string(source)]
         case .searchComplete(let count, let source): ["count": .number(Double(count)), "source": .string(source)]
+        case .searchFailed(let source, let reason): ["source": .string(source), "reason": .string(reason)]
         case .sourcesReady(let sources): ["sources": .array(sources.map(\.json))]
         case .planningStarted(let message), .reflectionStarted(let message), .sourceSelectionStarted(let message),
             .synthesisStarted(let message):
@@ -76,6 +77,10 @@ extension ResearchEvent.Kind {
         case "searching": self = .searching(source: try fields.string("source"))
         case "search_complete":
             self = .searchComplete(count: try fields.int("count"), source: try fields.string("source"))
+        case "search_failed":
+            self = .searchFailed(
+                source: try fields.string("source"),
+                reason: try fields.optionalString("reason") ?? "the server gave no reason")
         case "sources_ready": self = .sourcesReady(try fields.sources("sources"))
         case "planning_started": self = .planningStarted(message: try fields.optionalString("message"))
         case "planning_complete":
@@ -112,8 +117,32 @@ extension ResearchEvent.Kind {
 
 extension Source {
     /// The source as a JSON object.
+    /// The source as a JSON object; the optional members only when known.
     public var json: JSONValue {
-        ["id": .string(id), "title": .string(title), "url": .string(url), "snippet": .string(snippet)]
+        var members: [String: JSONValue] = [
+            "id": .string(id), "title": .string(title), "url": .string(url), "snippet": .string(snippet),
+        ]
+        let optional: [String: String?] = [
+            "kind": kind?.rawValue, "published": published, "venue": venue, "pmid": pmid, "arxiv": arxiv, "doi": doi,
+        ]
+        for case (let key, let value?) in optional { members[key] = .string(value) }
+        if let authors { members["authors"] = .array(authors.map(JSONValue.string)) }
+        return .object(members)
+    }
+
+    /// Reads a source object's optional members, tolerantly: a member of the wrong type is left out
+    /// rather than failing the event, since these members only describe the source.
+    mutating func readDetails(_ object: [String: JSONValue]) {
+        func text(_ key: String) -> String? {
+            object[key]?.stringValue ?? object[key]?.intValue.map(String.init)
+        }
+        kind = text("kind").map(SourceKind.init(rawValue:))
+        published = text("published")
+        venue = text("venue")
+        pmid = text("pmid")
+        arxiv = text("arxiv")
+        doi = text("doi")
+        authors = object["authors"]?.arrayValue.map { $0.compactMap(\.stringValue) }
     }
 }
 
@@ -184,7 +213,9 @@ private struct JSONFields {
             guard let title = object["title"]?.stringValue, let url = object["url"]?.stringValue else {
                 throw failure(key, "sources with string \"title\" and \"url\"")
             }
-            sources.append(Source(id: id, title: title, url: url, snippet: object["snippet"]?.stringValue ?? ""))
+            var source = Source(id: id, title: title, url: url, snippet: object["snippet"]?.stringValue ?? "")
+            source.readDetails(object)
+            sources.append(source)
         }
         return sources
     }

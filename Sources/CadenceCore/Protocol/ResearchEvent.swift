@@ -40,6 +40,9 @@ public struct ResearchEvent: Sendable, Hashable {
         case searching(source: String)
         /// The server finished searching one collection and found `count` results.
         case searchComplete(count: Int, source: String)
+        /// Searching one collection failed (a timeout, a refusal, an unreadable reply); the research
+        /// goes on with the others.
+        case searchFailed(source: String, reason: String)
         /// The sources the answer will cite, before the text starts.
         case sourcesReady([Source])
         case planningStarted(message: String?)
@@ -72,6 +75,7 @@ extension ResearchEvent.Kind {
         case .tierSelected: "tier_selected"
         case .searching: "searching"
         case .searchComplete: "search_complete"
+        case .searchFailed: "search_failed"
         case .sourcesReady: "sources_ready"
         case .planningStarted: "planning_started"
         case .planningComplete: "planning_complete"
@@ -93,6 +97,7 @@ extension ResearchEvent.Kind {
         case .tierSelected(let tier, _): "Research depth: \(tier)"
         case .searching(let source): "Searching \(source)…"
         case .searchComplete(let count, let source): "Found \(count) result\(count == 1 ? "" : "s") in \(source)"
+        case .searchFailed(let source, let reason): "Searching \(source) failed: \(reason)"
         case .sourcesReady(let sources): "Selected \(sources.count) source\(sources.count == 1 ? "" : "s")"
         case .planningStarted(let message): message ?? "Planning…"
         case .planningComplete(let message, let queries): message ?? "Planned \(queries.count) queries"

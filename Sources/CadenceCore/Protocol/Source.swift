@@ -1,7 +1,13 @@
 /// One retrieved source an answer can cite as `[n]`.
 ///
+/// The four first members are always there; the others only when the search that found the source
+/// knew them (a paper from PubMed has a venue, authors and a PMID; a corpus document has none).
+///
 /// ```swift
-/// let source = Source(id: "1", title: "SSE", url: "https://html.spec.whatwg.org/", snippet: "…")
+/// let paper = Source(
+///     id: "1", title: "Server-sent events at scale", url: "https://pubmed.ncbi.nlm.nih.gov/38000001/",
+///     details: SourceDetails(kind: .paper, published: "2024-05-01", venue: "Nature", pmid: "38000001"))
+/// paper.year  // "2024"
 /// ```
 public struct Source: Sendable, Hashable, Codable, Identifiable {
     /// The citation number as a string (`"1"` for `[1]`), or any stable identifier.
@@ -9,12 +15,66 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
     public var title: String
     public var url: String
     public var snippet: String
+    /// What the source is: a document, a web page or a paper.
+    public var kind: SourceKind?
+    /// When it was published, as the search gave it (`"2024"`, `"2024-05"`, `"2024-05-01"`).
+    public var published: String?
+    /// Its authors, in the order given.
+    public var authors: [String]?
+    /// Where it was published: a journal, a conference, or a site.
+    public var venue: String?
+    /// Its PubMed identifier.
+    public var pmid: String?
+    /// Its arXiv identifier, such as `"2401.01234v2"`.
+    public var arxiv: String?
+    /// Its DOI, such as `"10.1038/s41586-024-07421-0"`.
+    public var doi: String?
 
-    public init(id: String, title: String, url: String, snippet: String = "") {
+    public init(id: String, title: String, url: String, snippet: String = "", details: SourceDetails = SourceDetails()) {
         self.id = id
         self.title = title
         self.url = url
         self.snippet = snippet
+        self.details = details
+    }
+
+    /// The year of ``published`` (its first four characters when they are digits), for source lists.
+    public var year: String? { Self.year(of: published) }
+
+    /// The year a `published` date starts with, if it starts with four digits.
+    public static func year(of published: String?) -> String? {
+        guard let published, published.count >= 4 else { return nil }
+        let year = published.prefix(4)
+        return year.allSatisfy(\.isNumber) ? String(year) : nil
+    }
+}
+
+/// What kind of thing a ``Source`` is. Any string decodes, so a newer server's kinds are kept.
+///
+/// ```swift
+/// let kind: SourceKind = .paper   // "paper" on the wire
+/// ```
+public struct SourceKind: RawRepresentable, Sendable, Hashable, Codable {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// A document of the local corpus.
+    public static let document = SourceKind(rawValue: "document")
+    /// A web page.
+    public static let web = SourceKind(rawValue: "web")
+    /// A scholarly paper (PubMed, arXiv).
+    public static let paper = SourceKind(rawValue: "paper")
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }
 

@@ -69,8 +69,8 @@ struct AnswerContent: Sendable {
             return merge(completion.sources)
         case .flushTokens, .error, .unknown:
             return []
-        case .tierSelected, .searching, .searchComplete, .planningStarted, .planningComplete, .roundStarted,
-            .roundComplete, .reflectionStarted, .reflectionComplete, .sourceSelectionStarted, .synthesisStarted:
+        case .tierSelected, .searching, .searchComplete, .searchFailed, .planningStarted, .planningComplete,
+            .roundStarted, .roundComplete, .reflectionStarted, .reflectionComplete, .sourceSelectionStarted, .synthesisStarted:
             return [.stageChanged(event.kind)]
         }
     }

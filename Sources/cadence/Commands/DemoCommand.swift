@@ -67,7 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
             return
         }
         let corpus = try research.loadCorpus()
-        let engine = research.engine(
+        let engine = try research.engine(
             corpus: corpus, model: model, corpusTokenDelay: .milliseconds(engineDelayMs),
             corpusStageDelay: .milliseconds(engineDelayMs * 12))
         let running = try await ReferenceServer(engine: engine, configuration: research.serverConfiguration()).start()

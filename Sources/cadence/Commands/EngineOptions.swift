@@ -50,9 +50,9 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// The engine to serve: the chat engine when asked for, else what ``ResearchOptions`` builds.
-    func engine(corpus: Corpus, model: ModelOptions, research: ResearchOptions) -> any AnswerEngine {
+    func engine(corpus: Corpus, model: ModelOptions, research: ResearchOptions) throws -> any AnswerEngine {
         guard resolved(model) == .chat, let provider = model.modelProvider(system: system) else {
-            return research.engine(corpus: corpus, model: model)
+            return try research.engine(corpus: corpus, model: model)
         }
         let configuration = ChatConfiguration(
             maxOutputTokens: maxOutputTokens, modelIdleTimeout: research.modelIdleTimeout.duration,

@@ -2,6 +2,7 @@ import ArgumentParser
 import CadenceClient
 import CadenceEngine
 import CadenceResearch
+import CadenceSearch
 import CadenceServer
 import CadenceWeb
 import Foundation
@@ -27,10 +28,18 @@ struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "A HOST:PORT research may fetch pages from although its address is loopback, private or otherwise local (a self-hosted service); repeatable. All other such addresses are refused.")
     var fetchAllow: [String] = []
 
+    @Option(name: .customLong("search"), help: "Where to search, repeatable: corpus (the default), searxng=URL, brave (BRAVE_API_KEY), tavily (TAVILY_API_KEY), pubmed (NCBI_API_KEY optional) or arxiv; NAME=URL replaces the source's public endpoint. Sources other than corpus need a model (--provider).")
+    var search: [String] = []
+
+    @Option(name: .long, help: "With a model: the most time one answer's searches may take, all rounds together (30s, 1m).", transform: DurationArgument.parse)
+    var searchBudget: DurationArgument = "30s"
+
     func validate() throws {
         for entry in fetchAllow where FetchAllowance(entry) == nil {
             throw ValidationError("--fetch-allow takes HOST:PORT (127.0.0.1:8888, [::1]:8888, intranet.local:80), not \(entry)")
         }
+        _ = try searchChoices()
+        if !searchBudget.isPositive { throw ValidationError("--search-budget must be longer than zero") }
         if !modelIdleTimeout.isPositive { throw ValidationError("--model-idle-timeout must be longer than zero") }
         if !maxAnswerTime.isPositive { throw ValidationError("--max-answer-time must be longer than zero") }
         if maxAnswerTokens < 1 { throw ValidationError("--max-answer-tokens must be at least 1") }
@@ -42,20 +51,51 @@ struct ResearchOptions: ParsableArguments {
         try corpus.map { try Corpus(directory: URL(fileURLWithPath: $0)) } ?? Corpus.bundled()
     }
 
+    /// The `--search` sources, checked: known names, a base URL where one is needed, the API keys
+    /// in the environment; `corpus` alone when none is given.
+    func searchChoices(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> [SearchSourceChoice]
+    {
+        do {
+            var choices: [SearchSourceChoice] = []
+            for text in search {
+                let choice = try SearchSourceChoice(parsing: text)
+                try choice.validate(environment: environment)
+                if !choices.contains(where: { $0.name == choice.name }) { choices.append(choice) }
+            }
+            return choices.isEmpty ? [try SearchSourceChoice(parsing: "corpus")] : choices
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
     /// The engine: model-driven research when a provider is given, else the offline corpus engine.
     func engine(
         corpus: Corpus, model: ModelOptions, corpusTokenDelay: Duration = .milliseconds(12),
         corpusStageDelay: Duration = .milliseconds(150)
-    ) -> any AnswerEngine {
+    ) throws -> any AnswerEngine {
+        let choices = try searchChoices()
         guard let provider = model.modelProvider() else {
+            if choices.contains(where: { $0.name != "corpus" }) {
+                throw ValidationError(
+                    "--search \(choices.map(\.description).joined(separator: ", ")) needs a model to read the results: add --provider NAME --model M")
+            }
             return CorpusEngine(corpus: corpus, tokenDelay: corpusTokenDelay, stageDelay: corpusStageDelay)
+        }
+        let kit = SearchKit(clock: ContinuousClock())
+        let environment = ProcessInfo.processInfo.environment
+        let sources = try choices.map { choice in
+            do { return try choice.makeSource(corpus: corpus, environment: environment, kit: kit) }
+            catch { throw ValidationError("\(error)") }
         }
         var configuration = ResearchConfiguration()
         configuration.maxRounds = maxRounds
         configuration.modelIdleTimeout = modelIdleTimeout.duration
         configuration.maxAnswerTokens = maxAnswerTokens
         configuration.maxAnswerTime = maxAnswerTime.duration
-        return ModelResearchEngine(corpus: corpus, client: ModelClient(provider: provider), configuration: configuration)
+        configuration.searchBudget = searchBudget.duration
+        return ModelResearchEngine(
+            corpus: corpus, client: ModelClient(provider: provider), configuration: configuration, sources: sources)
     }
 
     /// The limits research fetches pages with: the defaults, and the `--fetch-allow` exceptions.
@@ -75,6 +115,7 @@ struct ResearchOptions: ParsableArguments {
         let documents = "\(corpus.documents.count) documents"
         guard let research = engine as? ModelResearchEngine else { return "corpus engine · \(documents)" }
         let provider = research.client.provider
-        return "research with \(provider.model) (\(provider.kind.rawValue) at \(provider.baseURL)) · \(documents)"
+        let searched = research.fanout.names.joined(separator: ", ")
+        return "research with \(provider.model) (\(provider.kind.rawValue) at \(provider.baseURL)) · searching \(searched) · \(documents)"
     }
 }

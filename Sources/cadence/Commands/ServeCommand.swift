@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let documents = try research.loadCorpus()
-        let engine = engines.engine(corpus: documents, model: model, research: research)
+        let engine = try engines.engine(corpus: documents, model: model, research: research)
         let configuration = try serverConfiguration()
         let server = ReferenceServer(engine: engine, configuration: configuration)
         let running = try await server.start(handlingSignals: true)

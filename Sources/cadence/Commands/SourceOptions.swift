@@ -65,7 +65,7 @@ struct SourceOptions: ParsableArguments {
         guard research else { return try await body(self) }
         let corpus = try researchOptions.loadCorpus()
         let running = try await ReferenceServer(
-            engine: researchOptions.engine(corpus: corpus, model: model), configuration: researchOptions.serverConfiguration()
+            engine: try researchOptions.engine(corpus: corpus, model: model), configuration: researchOptions.serverConfiguration()
         ).start()
         return try await withReleasing(running, release: { await $0.shutdown() }) { running in
             try await body(asking(serverAt: running.baseURL))

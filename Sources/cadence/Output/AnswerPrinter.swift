@@ -190,7 +190,7 @@ struct AnswerPrinter {
             output.line(output.bold("Sources"))
             for (index, source) in sources.enumerated() {
                 let number = output.cyan("[\(Int(source.id) ?? index + 1)]")
-                let (title, url) = (TerminalSanitizer.printable(source.title), TerminalSanitizer.printable(source.url))
+                let (title, url) = (TerminalSanitizer.printable(source.listedTitle), TerminalSanitizer.printable(source.url))
                 output.line("  \(number) \(title) — \(output.dim(url))")
             }
         }
