@@ -126,6 +126,9 @@ enum ChatDriver {
                 return perform(machine.modelEnded(now: now()))
             case .failed(let failure):
                 return perform(machine.modelFailed(failure, now: now()))
+            case .searched:
+                // A chat answer starts no searches.
+                return true
             }
         }
         // The consumer went away (the answer was cancelled): close the model call.
