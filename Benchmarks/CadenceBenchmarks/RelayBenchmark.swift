@@ -45,7 +45,8 @@ enum RelayBenchmark {
         let burst = TimestampEngine.Plan(tokens: max(1, try options.integer("burst-tokens", default: 5000)), interval: .zero)
         raiseOpenFileLimit()
 
-        let client = BenchmarkHTTPClient.make(connections: max(streams, burstStreams))
+        // One more connection than streams per host, for the model's /stats while every stream is open.
+        let client = BenchmarkHTTPClient.make(connections: max(streams, burstStreams) + 2)
         var results: [String: Phase] = [:]
         do {
             var warmUp = plan
