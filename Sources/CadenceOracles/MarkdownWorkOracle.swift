@@ -13,6 +13,10 @@ import CadenceMarkdown
 /// The options byte chooses the syntax (as ``MarkdownIncrementalOracle`` does) and, in its high
 /// bit, whether the text is appended whole or in 64-byte chunks (the incremental path, without tail
 /// reads: a read re-parses the open paragraph after its last stable point, see `MarkdownDocument.tail`).
+/// The prefix, the repetitions and the suffix are chunked each from its own start, so the chunks
+/// fall alike at `k` and `2k` where the text is not repeated: a definition in the suffix that
+/// arrives a chunk after the paragraph it completes makes that paragraph be built twice (at most
+/// twice, so linear), and where the boundary fell must not differ between the two sizes.
 public enum MarkdownWorkOracle: FuzzOracle {
     public static let target = "markdown-work"
 
@@ -35,9 +39,9 @@ public enum MarkdownWorkOracle: FuzzOracle {
         // suffix's link definition inside the fence at `k` and outside at `2k`, where it makes every
         // earlier block be built again once (linear, yet a ratio over 3).
         let repetitions = (max(32, 4096 / unit.count) + 5) / 6 * 6
-        func text(_ count: Int) -> [UInt8] { Array(prefix) + repeatElement(unit, count: count).joined() + suffix }
-        let single = work(text(repetitions), options, chunked)
-        let double = work(text(2 * repetitions), options, chunked)
+        func parts(_ count: Int) -> [[UInt8]] { [Array(prefix), Array(repeatElement(unit, count: count).joined()), Array(suffix)] }
+        let single = work(parts(repetitions), options, chunked)
+        let double = work(parts(2 * repetitions), options, chunked)
         guard Double(double) <= maximumRatio * Double(single) else {
             throw OracleViolation(
                 "the parsing work grew faster than the input",
@@ -45,23 +49,25 @@ public enum MarkdownWorkOracle: FuzzOracle {
         }
     }
 
-    /// The parser's work on `bytes` (invalid UTF-8 replaced), appended whole or in chunks of about
-    /// 64 bytes cut between scalars, then finished.
-    static func work(_ bytes: [UInt8], _ options: MarkdownOptions, _ chunked: Bool) -> Int {
-        let text = String(decoding: bytes, as: UTF8.self)
+    /// The parser's work on the text of `parts` (each decoded alone, invalid UTF-8 replaced),
+    /// appended whole or each part in chunks of about 64 bytes cut between scalars, then finished.
+    static func work(_ parts: [[UInt8]], _ options: MarkdownOptions, _ chunked: Bool) -> Int {
+        let texts = parts.map { String(decoding: $0, as: UTF8.self) }
         var document = MarkdownDocument(options: options)
         if chunked {
-            var chunk = ""
-            for scalar in text.unicodeScalars {
-                chunk.unicodeScalars.append(scalar)
-                if chunk.utf8.count >= 64 {
-                    document.append(chunk)
-                    chunk = ""
+            for text in texts {
+                var chunk = ""
+                for scalar in text.unicodeScalars {
+                    chunk.unicodeScalars.append(scalar)
+                    if chunk.utf8.count >= 64 {
+                        document.append(chunk)
+                        chunk = ""
+                    }
                 }
+                if !chunk.isEmpty { document.append(chunk) }
             }
-            document.append(chunk)
         } else {
-            document.append(text)
+            document.append(texts.joined())
         }
         _ = document.finish()
         return document.work
