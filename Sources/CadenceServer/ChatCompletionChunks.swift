@@ -6,7 +6,9 @@ import CadenceCore
 /// Every frame has `id:` set to the sequence number of the event it came from, so a client that
 /// resumes with the last `id:` it saw gets exactly the chunks after it. The response's first chunk
 /// carries `delta.role`; `complete` becomes the chunk with `finish_reason`, then (with
-/// `include_usage`) a chunk with `choices: []` and `usage`; `error` becomes an `{"error": …}` chunk,
+/// `include_usage`) a chunk with `choices: []` and `usage`. Those two come from one event, so the
+/// finish chunk's id is the sequence with ``finishSuffix`` (`41:finish`): a client cut between the
+/// two resumes after it and gets only the usage chunk, neither losing it nor doubling the finish; `error` becomes an `{"error": …}` chunk,
 /// which OpenAI's client libraries raise as an error. The frames have no `event:` field: OpenAI's
 /// Python library treats an event with one as another kind of stream.
 ///
@@ -29,22 +31,39 @@ struct ChatCompletionChunks: Sendable {
 
     /// The frame that ends every stream.
     static let done = "data: [DONE]\n\n"
+    /// What follows the sequence in the finish chunk's `id:` when a usage chunk comes after it.
+    static let finishSuffix = ":finish"
+    /// Whether the first `complete` this response meets already had its finish chunk sent (a
+    /// resume after `N:finish`): it then sends only the usage chunk.
+    private var finishSent: Bool
 
-    /// - Parameter toolCallsBefore: how many tool calls the answer made before the first event this
-    ///   response sends (a resumed stream numbers the next one after them).
-    init(answerID: String, model: String, created: Int, includeUsage: Bool, toolCallsBefore: Int = 0) {
+    /// - Parameters:
+    ///   - toolCallsBefore: how many tool calls the answer made before the first event this
+    ///     response sends (a resumed stream numbers the next one after them).
+    ///   - finishSent: the client has the finish chunk of the first event this response sends (it
+    ///     resumed after `N:finish`), so only its usage chunk is sent.
+    init(
+        answerID: String, model: String, created: Int, includeUsage: Bool, toolCallsBefore: Int = 0,
+        finishSent: Bool = false
+    ) {
         completionID = ChatCompletionRoutes.completionID(answerID)
         self.model = model
         self.created = created
         self.includeUsage = includeUsage
         toolCallIndex = toolCallsBefore
         calledTools = toolCallsBefore > 0
+        self.finishSent = finishSent
     }
 
     /// The SSE frames for one event (empty for an event OpenAI has no place for, or without a sequence).
     mutating func frame(for event: ResearchEvent) -> String {
         guard let sequence = event.sequence, let part = ChatCompletionPart(event.kind) else { return "" }
-        return chunks(for: part).map { "id: \(sequence)\ndata: \($0.jsonText)\n\n" }.joined()
+        let chunks = chunks(for: part)
+        return chunks.indices.map { index in
+            // Only a finish chunk is ever followed by another chunk of the same event.
+            let id = index < chunks.count - 1 ? "\(sequence)\(Self.finishSuffix)" : "\(sequence)"
+            return "id: \(id)\ndata: \(chunks[index].jsonText)\n\n"
+        }.joined()
     }
 
     /// The chunk objects of one part, in order.
@@ -59,8 +78,11 @@ struct ChatCompletionChunks: Sendable {
             calledTools = true
             return [chunk(delta: delta)]
         case .finished(let reason, let usage, _):
-            let finish = ChatCompletionPart.finishReason(reason, calledTools: calledTools)
-            var chunks = [chunk(delta: [:], finishReason: finish)]
+            var chunks: [JSONValue] = []
+            if !finishSent || !includeUsage {
+                chunks.append(chunk(delta: [:], finishReason: ChatCompletionPart.finishReason(reason, calledTools: calledTools)))
+            }
+            finishSent = false
             if includeUsage { chunks.append(envelope(choices: [], usage: usage ?? .null)) }
             return chunks
         case .failed(let error): return [error.openAIError]

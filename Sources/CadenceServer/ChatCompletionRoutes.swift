@@ -1,5 +1,6 @@
 import CadenceCore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The OpenAI-compatible front door: `POST /v1/chat/completions` in OpenAI's request and response
@@ -71,14 +72,31 @@ struct ChatCompletionRoutes: Sendable {
 
     private func resume(_ request: Request, id: String) async throws -> Response {
         let subject = try ReferenceServer.subject(of: request)
-        let (after, resumed) = try ReferenceServer.resumeCursor(of: request)
+        let (after, resumed, finishSent) = try Self.resumeCursor(of: request)
         try await registry.check(id, of: subject, after: after)
         let query = request.uri.queryParameters
         let chunks = ChatCompletionChunks(
             answerID: id, model: query.get("model") ?? ChatCompletionRequest.defaultModel, created: Self.now(),
             includeUsage: query.get("include_usage") == "true",
-            toolCallsBefore: try await toolCalls(of: id, subject: subject, upTo: after))
+            toolCallsBefore: try await toolCalls(of: id, subject: subject, upTo: after), finishSent: finishSent)
         return responder.response(answerID: id, after: after, resumed: resumed, format: .chatCompletion(chunks))
+    }
+
+    /// The resume cursor as ``ReferenceServer/resumeCursor(of:)`` reads it, and also `N:finish`, the
+    /// id of a finish chunk that a usage chunk follows: the client has every event before `N` and
+    /// `N`'s finish chunk, so the response starts at event `N` without that chunk.
+    static func resumeCursor(of request: Request) throws -> (after: Int, resumed: Bool, finishSent: Bool) {
+        let name = HTTPField.Name("Last-Event-ID")!
+        let text = request.headers[name] ?? request.uri.queryParameters.get("after").map { String($0) }
+        guard let text, text.hasSuffix(ChatCompletionChunks.finishSuffix) else {
+            let (after, resumed) = try ReferenceServer.resumeCursor(of: request)
+            return (after, resumed, false)
+        }
+        let sequence = try ReferenceServer.cursor(String(text.dropLast(ChatCompletionChunks.finishSuffix.count)), name: "Last-Event-ID")
+        guard sequence > 0 else {
+            throw APIError.badRequest("Last-Event-ID \"\(text)\" names no event: sequences start at 1")
+        }
+        return (sequence - 1, true, true)
     }
 
     /// How many tool calls answer `id` made up to sequence `after`, so that a resumed stream gives the

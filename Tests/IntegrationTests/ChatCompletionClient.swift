@@ -7,7 +7,10 @@ import NIOHTTP1
 
 /// One SSE frame of an OpenAI-compatible stream: its `id:` (if any) and its `data:` payload.
 struct ChatFrame: Sendable, Equatable {
+    /// The sequence in `id:` (`41`, and `41` for a finish chunk's `41:finish`).
     var id: Int?
+    /// `id:` as sent.
+    var rawID: String?
     var data: String
     var hasEventField: Bool
 
@@ -41,10 +44,13 @@ enum ChatFrames {
         var blocks = text.components(separatedBy: "\n\n")
         blocks.removeLast()  // what follows the last blank line is not a whole frame
         for block in blocks {
-            var frame = ChatFrame(id: nil, data: "", hasEventField: false)
+            var frame = ChatFrame(id: nil, rawID: nil, data: "", hasEventField: false)
             var hasData = false
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("id: ") { frame.id = Int(line.dropFirst(4)) }
+                if line.hasPrefix("id: ") {
+                    frame.rawID = String(line.dropFirst(4))
+                    frame.id = frame.rawID?.split(separator: ":").first.flatMap { Int($0) }
+                }
                 if line.hasPrefix("event:") { frame.hasEventField = true }
                 if line.hasPrefix("data: ") {
                     frame.data += line.dropFirst(6)

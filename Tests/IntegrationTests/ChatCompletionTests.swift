@@ -75,6 +75,19 @@ struct ChatCompletionTests {
             #expect(usage.json?["usage"] == ["prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17])
             #expect(frames.dropLast(2).allSatisfy { $0.json?["usage"] == .null })
             #expect(frames.dropLast(2).last?.json?["choices"]?[0]?["finish_reason"]?.stringValue == "tool_calls")
+            // The finish chunk says it is followed by the usage chunk, so a cut between the two
+            // resumes with only the usage chunk.
+            #expect(frames.dropLast(2).last?.rawID == "8:finish")
+            let id = try #require(response.answerID)
+            let resumed = try await ChatClient.send(
+                .GET, server.baseURL + "/v1/chat/completions/\(id)/events?include_usage=true",
+                headers: [("Last-Event-ID", "8:finish")])
+            #expect(resumed.status == 200)
+            #expect(resumed.frames.map(\.rawID) == ["8", nil])
+            #expect(resumed.frames.first?.json?["usage"] == usage.json?["usage"])
+            let refused = try await ChatClient.send(
+                .GET, server.baseURL + "/v1/chat/completions/\(id)/events", headers: [("Last-Event-ID", "0:finish")])
+            #expect(refused.status == 400)
         }
     }
 
