@@ -75,4 +75,25 @@ struct TransportWebSocketTests {
         #expect(received.sequences == [1, 2])
         await running.shutdown()
     }
+
+    @Test("a handshake that never completes fails open with a retryable error after the connect timeout, on the injected clock")
+    func handshakeTimeout() async throws {
+        try await withServer(engine: instantEngine) { server in
+            // The proxy forwards the upgrade request, then nothing of the response.
+            let proxy = try StallProxy.start(upstreamPort: server.port)
+            defer { proxy.shutdown() }
+            proxy.freeze(afterResponseBytes: 0)
+            let clock = ManualClock()
+            let transport = WebSocketTransport(baseURL: proxy.baseURL, connectTimeout: .seconds(30), clock: clock)
+            let opening = Task { await openAndReceive(transport, transportQuestion) }
+            await clock.waitForSleep(until: .seconds(30))
+            clock.advance(by: .seconds(30))
+            let (answerID, received) = await opening.value
+            #expect(answerID == nil)
+            let error = try #require(received.clientError, "\(String(describing: received.error))")
+            #expect(error.code == .transport)
+            #expect(error.retryable)
+            #expect(error.message.contains("did not name the answer within 30"), "\(error.message)")
+        }
+    }
 }

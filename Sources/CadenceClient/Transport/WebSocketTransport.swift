@@ -24,11 +24,23 @@ public struct WebSocketTransport: ResearchTransport {
     /// The server's access token, sent as `Authorization: Bearer TOKEN` with the upgrade request and
     /// the cancelling `DELETE`; a 401 fails at once, without retrying.
     public var bearerToken: String?
+    /// How long ``open(_:resume:)`` waits for the server to name the answer: the connection, the
+    /// upgrade and the first message. A connection that closes in the middle of the upgrade can
+    /// leave the WebSocket client waiting for ever; past this, `open` fails with a retryable
+    /// transport error instead. The stream itself is bounded by the reliability engine's timeouts.
+    public var connectTimeout: Duration
+    /// What ``connectTimeout`` is measured on.
+    public var clock: any Clock<Duration>
 
-    public init(baseURL: String, maxMessageBytes: Int = 4 << 20, logger: Logger? = nil, bearerToken: String? = nil) {
+    public init(
+        baseURL: String, maxMessageBytes: Int = 4 << 20, logger: Logger? = nil, bearerToken: String? = nil,
+        connectTimeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.maxMessageBytes = maxMessageBytes
         self.bearerToken = bearerToken
+        self.connectTimeout = connectTimeout
+        self.clock = clock
         self.logger = logger ?? {
             var logger = Logger(label: "cadence.websocket")
             logger.logLevel = .warning
@@ -98,6 +110,15 @@ public struct WebSocketTransport: ResearchTransport {
             }
         }
         continuation.onTermination = { _ in task.cancel() }
+        let (clock, connectTimeout) = (self.clock, self.connectTimeout)
+        let handshakeTimer = Task {
+            do { try await clock.sleep(for: connectTimeout) } catch { return }
+            answered.finish(
+                throwing: CadenceClientError(
+                    .transport, message: "the WebSocket at \(url) did not name the answer within \(connectTimeout)",
+                    retryable: true))
+        }
+        defer { handshakeTimer.cancel() }
         do {
             for try await answerID in answerIDs { return TransportConnection(answerID: answerID, items: items) }
             try Task.checkCancellation()
