@@ -14,9 +14,9 @@ struct ChatAnswerCutTests {
     static let reasoning = ["Köln first, ", "then 🎉."]
     static let toolCall = ToolCall(id: "call_1", name: "weather", arguments: #"{"city":"Köln"}"#)
 
-    /// The model's OpenAI Chat Completions stream: reasoning, a tool call, the text, then the finish
-    /// reason and the usage.
-    static var modelStream: [UInt8] {
+    /// The model's OpenAI Chat Completions stream: reasoning, a tool call, `tokens` as the text,
+    /// then the finish reason and the usage.
+    static func modelStream(tokens: [String] = tokens) -> [UInt8] {
         func chunk(_ delta: String, finish: String = "null") -> String {
             #"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{\#(delta)},"finish_reason":\#(finish)}]}"#
                 + "\n\n"
@@ -44,7 +44,7 @@ struct ChatAnswerCutTests {
     @Test("cut at every byte of the response and resumed, the model's answer arrives exactly once", arguments: TransportTests.Kind.allCases)
     func everyByteOffset(over kind: TransportTests.Kind) async throws {
         let model = try await ReplayServer.start(routes: [
-            "/v1/chat/completions": [.stream(Self.modelStream, contentType: "text/event-stream")]
+            "/v1/chat/completions": [.stream(Self.modelStream(), contentType: "text/event-stream")]
         ])
         defer { Task { await model.shutdown() } }
         try await ChatEngineServerTests.withChat(baseURL: model.baseURL + "/v1") { server in

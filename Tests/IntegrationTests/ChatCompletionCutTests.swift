@@ -1,5 +1,6 @@
 import CadenceCore
 import CadenceServer
+import CadenceTesting
 import Testing
 
 /// A client of the OpenAI-compatible stream cut at any byte resumes with `Last-Event-ID` set to the
@@ -7,15 +8,37 @@ import Testing
 /// `/v1/answers` serves it, nothing lost or doubled, whatever byte the cut fell on.
 @Suite("OpenAI-compatible chat completions: cut anywhere, resumed exactly", .timeLimit(.minutes(3)))
 struct ChatCompletionCutTests {
-    @Test("a cut at every byte offset of one streamed answer, resumed from the last chunk id seen")
-    func everyByteOffset() async throws {
-        try await withServer(engine: instantEngine) { server in
+    /// The engine behind the front door: the corpus engine, or the chat engine relaying a model.
+    enum Engine: String, CaseIterable, Sendable {
+        case corpus, chat
+
+        /// The model's text, when a model writes the answer: the cut test's pieces, eight times over.
+        static let modelTokens = Array(repeatElement(ChatAnswerCutTests.tokens, count: 8).joined())
+
+        func withServer(_ body: (RunningServer) async throws -> Void) async throws {
+            switch self {
+            case .corpus: try await IntegrationTests.withServer(engine: instantEngine, body)
+            case .chat:
+                let stream = ChatAnswerCutTests.modelStream(tokens: Self.modelTokens)
+                let model = try await ReplayServer.start(routes: [
+                    "/v1/chat/completions": [.stream(stream, contentType: "text/event-stream")]
+                ])
+                defer { Task { await model.shutdown() } }
+                try await ChatEngineServerTests.withChat(baseURL: model.baseURL + "/v1", body)
+            }
+        }
+    }
+
+    @Test("a cut at every byte offset of one streamed answer, resumed from the last chunk id seen", arguments: Engine.allCases)
+    func everyByteOffset(behind engine: Engine) async throws {
+        try await engine.withServer { server in
             let question = transportQuestion.query
             let reference = try await ChatClient.complete(
                 server, ChatClient.body(question, stream: true, includeUsage: true))
             let id = try #require(reference.answerID)
             let (answerText, events) = try await ChatClient.answerText(server, id)
             try #require(answerText.count > 200, "a long enough answer to cut")
+            if engine == .chat { #expect(answerText == Engine.modelTokens.joined(), "the model's text, relayed") }
             let bytes = reference.bytes
             #expect(reference.frames.last?.data == "[DONE]")
 
