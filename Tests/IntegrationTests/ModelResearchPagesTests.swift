@@ -104,12 +104,10 @@ struct ModelResearchPagesTests {
         return (1...6).first { system.contains("\n\n[\($0)] \(title)") } ?? 0
     }
 
-    @Test("The answer cites the fetched page's text and the paper; the refused page keeps its snippet; arXiv's failure is search_failed; a follow-up is served from the cache")
-    func pagesAndPapers() async throws {
-        let hits = NIOLockedValueBox<[String: Int]>([:])
-        let (apis, pages) = try await Self.servers(hits: hits)
-        defer { Task { await apis.shutdown(); await pages.shutdown() } }
-        let model = try await ScriptedModelServer.start { request, _ in
+    /// A model that plans one search, finds the passages enough, and writes the claims of the page
+    /// and of the paper, each with its citation.
+    static func startModel() async throws -> ScriptedModelServer {
+        try await ScriptedModelServer.start { request, _ in
             switch ModelResearchServerTests.stage(of: request) {
             case .plan: return .text([#"{"queries": ["statin muscle pain"]}"#])
             case .reflect: return ModelResearchServerTests.enough
@@ -121,6 +119,14 @@ struct ModelResearchPagesTests {
                 ])
             }
         }
+    }
+
+    @Test("The answer cites the fetched page's text and the paper; the refused page keeps its snippet; arXiv's failure is search_failed; a follow-up is served from the cache")
+    func pagesAndPapers() async throws {
+        let hits = NIOLockedValueBox<[String: Int]>([:])
+        let (apis, pages) = try await Self.servers(hits: hits)
+        defer { Task { await apis.shutdown(); await pages.shutdown() } }
+        let model = try await Self.startModel()
         defer { Task { await model.shutdown() } }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -174,5 +180,39 @@ struct ModelResearchPagesTests {
             #expect(after["page"] == 1)
             #expect((after["arxiv"] ?? 0) > (before["arxiv"] ?? 0))
         }
+    }
+
+    @Test("cadence ask --research reads the page (--fetch-allow), keeps searches and pages in cache.sqlite in the data folder for the next ask, and --cache-ttl 0 fetches again")
+    func commandCaches() async throws {
+        let hits = NIOLockedValueBox<[String: Int]>([:])
+        let (apis, pages) = try await Self.servers(hits: hits)
+        defer { Task { await apis.shutdown(); await pages.shutdown() } }
+        let model = try await Self.startModel()
+        defer { Task { await model.shutdown() } }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pagePort = try #require(URL(string: pages.baseURL)?.port)
+        let ask = [
+            "ask", "--research", "--provider", "openai", "--base-url", model.baseURL, "--model", "scripted", "--plain",
+            "--no-history", "--search", "searxng=\(apis.baseURL)", "--search", "pubmed=\(apis.baseURL)/eutils/",
+            "--fetch-allow", "127.0.0.1:\(pagePort)",
+        ]
+        let environment = ["CADENCE_DATA_HOME": folder.path]
+        let first = try await CadenceBinary.run(ask + [Self.question.query], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("as often on placebo as on statins"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("cache.sqlite").path))
+        let afterFirst = hits.withLockedValue { $0 }
+        #expect(afterFirst["page"] == 1 && afterFirst["searxng"] == 1 && afterFirst["esearch"] == 1)
+
+        let second = try await CadenceBinary.run(ask + [Self.question.query], environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("as often on placebo as on statins"))
+        #expect(hits.withLockedValue { $0 } == afterFirst)
+
+        let uncached = try await CadenceBinary.run(ask + ["--cache-ttl", "0", Self.question.query], environment: environment)
+        #expect(uncached.status == 0, "\(uncached.stderr)")
+        let afterThird = hits.withLockedValue { $0 }
+        #expect(afterThird["page"] == 2 && afterThird["searxng"] == 2 && afterThird["esearch"] == 2)
     }
 }
