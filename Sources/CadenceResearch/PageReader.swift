@@ -5,8 +5,8 @@ public import CadenceWeb
 import Foundation
 
 /// Reads the web pages research chose, for the ``ResearchMachine``'s `readPages` action: each page
-/// through the guarded ``PageFetcher`` (or from the ``ResponseCache``), its readable text split into
-/// passages and ranked for the round's queries by the same ``Corpus`` ranking as documents.
+/// through the guarded `PageFetcher` (or from the `ResponseCache`), its readable text split into
+/// passages and ranked for the round's queries by the same `Corpus` ranking as documents.
 ///
 /// Pages are read at once, each within the fetcher's own limits, and all of them within the time
 /// the answer's search budget has left, on the injected clock; a page refused, failed or out of
