@@ -71,7 +71,9 @@ public struct SearchHTTP: Sendable {
                 throw SearchSourceError(
                     .httpStatus, "HTTP \(status) \(reason)" + (detail.isEmpty ? "" : ": \(detail)"))
             }
-            await cache?.store(text, for: key)
+            if cache != nil, Self.isReadable(text, contentType: responseHeaders["Content-Type"].first ?? "") {
+                await cache?.store(text, for: key)
+            }
             return text
         }
         throw SearchSourceError(.rateLimited, "rate limited")
@@ -91,6 +93,14 @@ public struct SearchHTTP: Sendable {
             if Task.isCancelled { throw CancellationError() }
             throw SearchSourceError(.unreachable, "could not reach \(request.url): \(error)")
         }
+    }
+
+    /// Whether `text` is JSON, or XML sent as XML: the formats the sources read. Only such a reply
+    /// is cached, so that a garbled answer (an HTML error page sent with 200) is asked for again
+    /// rather than served for the cache's lifetime.
+    static func isReadable(_ text: String, contentType: String) -> Bool {
+        if (try? JSONValue(parsing: text)) != nil { return true }
+        return contentType.lowercased().contains("xml") && (try? XMLNode.parse(text)) != nil
     }
 
     /// `text` on one line, cut with `…` past `limit` characters.

@@ -58,11 +58,15 @@ struct ResponseCacheTests {
         #expect(api.requests.count == 2)
     }
 
-    @Test("A failed answer is not kept: the next search asks again")
-    func failuresAreNotKept() async throws {
-        let api = try await SearchAPIServer.start([
-            "/search": [SearchAPIServer.Reply(status: .serviceUnavailable, body: "down"), .json(SearchFixtures.searxng)]
+    @Test(
+        "A failed or garbled answer is not kept: the next search asks again",
+        arguments: [
+            SearchAPIServer.Reply(status: .serviceUnavailable, body: "down"),
+            .json("<html><body>Too many requests, try later</body></html>"),
+            SearchAPIServer.Reply(headers: [("Content-Type", "text/html")], body: "<html><body>Busy</body></html>"),
         ])
+    func failuresAreNotKept(failure: SearchAPIServer.Reply) async throws {
+        let api = try await SearchAPIServer.start(["/search": [failure, .json(SearchFixtures.searxng)]])
         defer { Task { await api.shutdown() } }
         let file = CacheFile()
         let source = SearXNGSource(baseURL: api.baseURL, http: SearchHTTP(cache: try file.open()))
