@@ -8,8 +8,8 @@ import PackageDescription
 //   CadenceTerminal                                full-screen terminal UI              → UI
 //   CadenceEngine                                  answer engines (corpus retrieval, page text) → Core, Markdown
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
-//   CadenceSearch                                  search sources (corpus, web, papers) → Core, Engine, Client
-//   CadenceResearch                                model-driven deep research          → Core, Engine, Client, Search
+//   CadenceSearch                                  search sources (corpus, web, papers), response cache → Core, Engine, Client, GRDB
+//   CadenceResearch                                model-driven deep research          → Core, Engine, Client, Search, Web
 //   CadenceWeb                                     guarded page fetching               → Engine
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine
 //   CadenceOracles                                 properties the fuzzers and regression tests check
@@ -94,9 +94,11 @@ let package = Package(
             name: "CadenceSearch",
             dependencies: [
                 "CadenceCore", "CadenceEngine", "CadenceClient", .product("AsyncHTTPClient"), .product("NIOCore"),
-                .product("NIOHTTP1"), .product("NIOConcurrencyHelpers"),
+                .product("NIOHTTP1"), .product("NIOConcurrencyHelpers"), .product("GRDB"),
             ]),
-        .target(name: "CadenceResearch", dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient", "CadenceSearch"]),
+        .target(
+            name: "CadenceResearch",
+            dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient", "CadenceSearch", "CadenceWeb"]),
         .target(
             name: "CadenceWeb",
             dependencies: [
@@ -163,7 +165,11 @@ let package = Package(
                 .product("NIOConcurrencyHelpers"),
             ]),
         .testTarget(
-            name: "CadenceResearchTests", dependencies: ["CadenceResearch", "CadenceEngine", "CadenceCore", "CadenceSearch"]),
+            name: "CadenceResearchTests",
+            dependencies: [
+                "CadenceResearch", "CadenceEngine", "CadenceCore", "CadenceSearch", "CadenceWeb", "CadenceTesting",
+                .product("Hummingbird"), .product("NIOConcurrencyHelpers"),
+            ]),
         .testTarget(
             name: "CadenceSearchTests",
             dependencies: [
@@ -187,7 +193,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
-                "CadenceUI", "CadenceResearch", "CadenceSearch", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
+                "CadenceUI", "CadenceResearch", "CadenceSearch", "CadenceWeb", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
                 .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),
                 .product("JWTKit"), .product("CryptoExtras"),
             ]),

@@ -126,8 +126,8 @@ enum ChatDriver {
                 return perform(machine.modelEnded(now: now()))
             case .failed(let failure):
                 return perform(machine.modelFailed(failure, now: now()))
-            case .searched:
-                // A chat answer starts no searches.
+            case .searched, .pagesRead:
+                // A chat answer starts no searches and reads no pages.
                 return true
             }
         }

@@ -8,7 +8,8 @@ public import CadenceSearch
 /// answer, whose citations are checked against the passages they cite while they stream.
 ///
 /// It drives a ``ResearchMachine`` (the pure loop): it makes the model calls through
-/// `ModelClient`, runs each round's queries on every source at once through a `SearchFanout`, and
+/// `ModelClient`, runs each round's queries on every source at once through a `SearchFanout`, reads
+/// the best web results' pages through a ``PageReader`` (when given one), and
 /// fires the model idle timeout, the retry waits and the search timeouts on the injected clock. Cancelling the consumer of ``answer(_:)`` closes the model request
 /// at once.
 ///
@@ -25,13 +26,16 @@ public struct ModelResearchEngine: AnswerEngine {
     public var observer: (any AnswerEngineObserver)?
     /// Every round's queries run on every one of these sources.
     public let fanout: SearchFanout
+    /// Reads the best web results' pages each round; `nil`: research keeps the search snippets.
+    public let pages: PageReader?
     let makeTimer: @Sendable () -> DeadlineTimer
     let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
 
-    /// An engine searching `sources` (`nil`: the corpus alone), whose waits and timeouts run on `clock`.
+    /// An engine searching `sources` (`nil`: the corpus alone) and reading web results' pages with
+    /// `pages`, whose waits and timeouts run on `clock`.
     public init(
         corpus: Corpus, client: ModelClient, configuration: ResearchConfiguration = ResearchConfiguration(),
-        sources: [any SearchSource]? = nil, clock: some Clock<Duration> = ContinuousClock(),
+        sources: [any SearchSource]? = nil, pages: PageReader? = nil, clock: some Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> any RandomNumberGenerator & Sendable = { SystemRandomNumberGenerator() }
     ) {
         self.corpus = corpus
@@ -39,12 +43,15 @@ public struct ModelResearchEngine: AnswerEngine {
         self.configuration = configuration
         self.fanout = SearchFanout(
             sources: sources ?? [CorpusSearchSource(corpus: corpus)], timeout: configuration.searchTimeout, clock: clock)
+        self.pages = pages
         self.makeTimer = { DeadlineTimer(clock) }
         self.makeRandom = random
     }
 
     public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: ResearchEvent.Kind.self, throwing: (any Error).self)
+        var configuration = configuration
+        if pages == nil { configuration.pagesPerRound = 0 }
         let machine = ResearchMachine(
             request: request, configuration: configuration, model: client.provider.model, searchSources: fanout.names,
             random: makeRandom())
@@ -86,6 +93,8 @@ enum ResearchDriver {
         case failed(ResearchMachine.ModelFailure)
         /// A round's searches ended, one outcome per source.
         case searched([SearchOutcome])
+        /// A round's pages were read, one reading per URL.
+        case pagesRead([PageReading])
     }
 
     static func run(
@@ -133,6 +142,17 @@ enum ResearchDriver {
                             if !Task.isCancelled { deliver(.searched(outcomes)) }
                         }
                     }
+                case .readPages(let urls, let queries):
+                    // The machine asks only when the engine has a reader (else its pagesPerRound is 0).
+                    let (reader, timeLeft) = (engine.pages, machine.searchTimeLeft)
+                    loop.start { deliver in
+                        Task {
+                            let readings =
+                                await reader?.read(urls, for: queries, within: timeLeft)
+                                ?? urls.map { PageReading(url: $0, failure: "this engine reads no pages") }
+                            if !Task.isCancelled { deliver(.pagesRead(readings)) }
+                        }
+                    }
                 }
             }
             loop.keep(machine.nextDeadline)
@@ -154,6 +174,8 @@ enum ResearchDriver {
                 return perform(machine.modelFailed(failure, now: now()))
             case .searched(let outcomes):
                 return perform(machine.searchCompleted(outcomes, now: now()))
+            case .pagesRead(let readings):
+                return perform(machine.pagesRead(readings, now: now()))
             }
         }
         // The consumer went away (the answer was cancelled): close the model call.

@@ -38,6 +38,9 @@ public struct ResearchConfiguration: Sendable, Hashable {
     public var searchBudget: Duration
     /// The longest one source may take for one query before it is reported as failed.
     public var searchTimeout: Duration
+    /// The most web pages read in one round: the best web results the round added, whose readable
+    /// text replaces their snippets (0: snippets only). Reading counts against ``searchBudget``.
+    public var pagesPerRound: Int
     /// The share of a cited sentence's content words that its source must contain for the citation
     /// to count as supported.
     public var supportThreshold: Double
@@ -55,8 +58,10 @@ public struct ResearchConfiguration: Sendable, Hashable {
         maxAnswerTime: Duration = .seconds(600),
         maxAnswerTokens: Int = 200_000,
         searchBudget: Duration = .seconds(30),
-        searchTimeout: Duration = .seconds(10)
+        searchTimeout: Duration = .seconds(10),
+        pagesPerRound: Int = 3
     ) {
+        self.pagesPerRound = max(0, pagesPerRound)
         self.searchBudget = searchBudget
         self.searchTimeout = searchTimeout
         self.maxRounds = max(1, maxRounds)

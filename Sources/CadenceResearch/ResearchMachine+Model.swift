@@ -127,6 +127,7 @@ extension ResearchMachine {
             case .calling(let call): call.model.purpose.stage
             case .waitingToRetry(let model, _): "the wait before retrying \(model.purpose.stage)"
             case .searching: "searching"
+            case .readingPages: "reading pages"
             case .idle, .finished: "research"
             }
         let open = if case .calling = state { true } else { false }

@@ -56,9 +56,9 @@ extension ResearchMachine {
     public mutating func searchCompleted(_ outcomes: [SearchOutcome], now: Duration) -> [Action] {
         guard case .searching(let startedAt) = state else { return [] }
         stageTimes["search_ms", default: .zero] += now - startedAt
-        let round = rounds.count
         var actions: [Action] = []
         var added = 0
+        var addedPositions: [Int] = []
         for outcome in outcomes {
             if let failure = outcome.failure { searchFailures.append((outcome.source, failure)) }
             for results in outcome.results {
@@ -74,6 +74,7 @@ extension ResearchMachine {
                         for key in hit.identities { foundIndex[key] = position }
                     } else {
                         for key in hit.identities { foundIndex[key] = found.count }
+                        addedPositions.append(found.count)
                         found.append(relative)
                         added += 1
                     }
@@ -81,12 +82,25 @@ extension ResearchMachine {
             }
             actions.append(.emit(outcome.event))
         }
+        let everySourceFailed = !outcomes.isEmpty && outcomes.allSatisfy { $0.failure != nil }
+        let pages = pagesToRead(among: addedPositions)
+        guard pages.isEmpty else {
+            state = .readingPages(startedAt: now, added: added, everySourceFailed: everySourceFailed)
+            return actions + [.readPages(urls: pages, queries: rounds.last ?? [])]
+        }
+        return actions + roundEnded(added: added, everySourceFailed: everySourceFailed, now: now)
+    }
+
+    /// The round's searches (and page reading) are over: report it, then reflect, or write when the
+    /// round added nothing or was the last.
+    mutating func roundEnded(added: Int, everySourceFailed: Bool, now: Duration) -> [Action] {
+        let round = rounds.count
         let documents = Set(found.map(\.title)).count
-        let status = added == 0 ? "no new passages" : "\(added) new passage\(added == 1 ? "" : "s")"
-        actions.append(.emit(.roundComplete(round: round, sources: documents, status: status)))
+        var status = added == 0 ? "no new passages" : "\(added) new passage\(added == 1 ? "" : "s")"
+        if let pages = roundPages.take() { status += "; " + pages }
+        let actions: [Action] = [.emit(.roundComplete(round: round, sources: documents, status: status))]
 
         if added == 0 {
-            let everySourceFailed = !outcomes.isEmpty && outcomes.allSatisfy { $0.failure != nil }
             let why =
                 everySourceFailed
                 ? "Every search source failed" : found.isEmpty ? "Nothing matched the searches" : "Round \(round) added no new passage"

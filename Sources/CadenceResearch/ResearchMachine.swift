@@ -32,6 +32,8 @@ public import CadenceSearch
 ///   more from it. Input from a closed call must be dropped by the driver.
 /// - `search` runs the queries on every source of ``searchSources`` and reports one `SearchOutcome` per
 ///   source, each with one result list per query, within ``searchTimeLeft``.
+/// - `readPages` fetches the pages (guarded) within ``searchTimeLeft``, ranks each page's passages
+///   for the queries, and reports ``pagesRead(_:now:)`` with one ``PageReading`` per URL.
 /// - When nothing happens, sleep until ``nextDeadline`` and call ``deadlinePassed(now:)``.
 /// - Stop after `finish`: the last emitted event was `complete` or `error`. ``cancel()`` stops at once.
 public struct ResearchMachine: Sendable {
@@ -46,6 +48,9 @@ public struct ResearchMachine: Sendable {
         /// Run these queries on every search source within ``searchTimeLeft``, and report
         /// `searchCompleted(_:now:)` with one outcome per source.
         case search([String])
+        /// Read these web pages (within ``searchTimeLeft``) and rank each one's passages for the
+        /// round's `queries`; report ``pagesRead(_:now:)`` with one reading per URL.
+        case readPages(urls: [String], queries: [String])
         /// The answer is over; stop.
         case finish
     }
@@ -100,6 +105,8 @@ public struct ResearchMachine: Sendable {
         /// Waiting out a retry delay before calling again.
         case waitingToRetry(ModelCall, until: Duration)
         case searching(startedAt: Duration)
+        /// Reading the round's best pages; the round's merge (`added` passages) is done.
+        case readingPages(startedAt: Duration, added: Int, everySourceFailed: Bool)
         case finished
     }
 
@@ -127,6 +134,10 @@ public struct ResearchMachine: Sendable {
     var usage = ModelUsage()
     var calls = 0
     var stageTimes: [String: Duration] = [:]
+    /// The identities of the pages asked for, read or not, so that no page is fetched twice.
+    var pagesAsked: Set<String> = []
+    /// What the current round's page reading did, for its `round_complete` status.
+    var roundPages: String?
     /// Reflection's queries that were not run, offered as follow-ups.
     var unexplored: [String] = []
 
@@ -155,7 +166,7 @@ public struct ResearchMachine: Sendable {
         switch state {
         case .calling(let call): return min(call.lastActivityAt + configuration.modelIdleTimeout, budget)
         case .waitingToRetry(_, let until): return min(until, budget)
-        case .searching: return budget
+        case .searching, .readingPages: return budget
         case .idle, .finished: return nil
         }
     }

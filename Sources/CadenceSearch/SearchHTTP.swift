@@ -7,7 +7,8 @@ import NIOHTTP1
 
 /// The HTTP side every web source shares: one request, its body read up to a limit, every failure
 /// turned into a ``SearchSourceError``, and a 429 answered by waiting out its `Retry-After` (on the
-/// injected clock, at most `maxRetryWait`, 5 s by default) and asking once more.
+/// injected clock, at most `maxRetryWait`, 5 s by default) and asking once more. With a
+/// ``ResponseCache``, a successful answer is kept and served again until it expires.
 ///
 /// ```swift
 /// let http = SearchHTTP(clock: ContinuousClock())
@@ -19,15 +20,18 @@ public struct SearchHTTP: Sendable {
     let maxRetryWait: Duration
     /// The largest body read.
     let maxBodyBytes: Int
+    /// Where successful answers are kept, if anywhere.
+    let cache: ResponseCache?
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// A requester on `client` (by default the Cadence client, which fails refused connections at
-    /// once) whose `Retry-After` waits run on `clock`.
+    /// once) whose `Retry-After` waits run on `clock`, and whose answers `cache` keeps.
     public init(
         client: HTTPClient? = nil, clock: some Clock<Duration> = ContinuousClock(),
-        maxRetryWait: Duration = .seconds(5), maxBodyBytes: Int = 8 << 20
+        maxRetryWait: Duration = .seconds(5), maxBodyBytes: Int = 8 << 20, cache: ResponseCache? = nil
     ) {
         self.client = client ?? .cadence
+        self.cache = cache
         self.maxRetryWait = maxRetryWait
         self.maxBodyBytes = maxBodyBytes
         self.sleep = { try await clock.sleep(for: $0) }
@@ -46,6 +50,8 @@ public struct SearchHTTP: Sendable {
     private func send(
         _ url: String, method: HTTPMethod, headers: [(String, String)], body: String?, pacer: RequestPacer?
     ) async throws -> String {
+        let key = ResponseCache.key(method: method.rawValue, url: url, body: body)
+        if let cached = await cache?.value(for: key) { return cached }
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(contentsOf: headers + [("Accept", "application/json, application/xml, */*")])
@@ -64,6 +70,9 @@ public struct SearchHTTP: Sendable {
                 let detail = Self.oneLine(text, limit: 200)
                 throw SearchSourceError(
                     .httpStatus, "HTTP \(status) \(reason)" + (detail.isEmpty ? "" : ": \(detail)"))
+            }
+            if cache != nil, Self.isReadable(text, contentType: responseHeaders["Content-Type"].first ?? "") {
+                await cache?.store(text, for: key)
             }
             return text
         }
@@ -84,6 +93,14 @@ public struct SearchHTTP: Sendable {
             if Task.isCancelled { throw CancellationError() }
             throw SearchSourceError(.unreachable, "could not reach \(request.url): \(error)")
         }
+    }
+
+    /// Whether `text` is JSON, or XML sent as XML: the formats the sources read. Only such a reply
+    /// is cached, so that a garbled answer (an HTML error page sent with 200) is asked for again
+    /// rather than served for the cache's lifetime.
+    static func isReadable(_ text: String, contentType: String) -> Bool {
+        if (try? JSONValue(parsing: text)) != nil { return true }
+        return contentType.lowercased().contains("xml") && (try? XMLNode.parse(text)) != nil
     }
 
     /// `text` on one line, cut with `…` past `limit` characters.

@@ -13,8 +13,9 @@ public final class SearchKit: Sendable {
     private let makePacer: @Sendable (Duration) -> RequestPacer
     private let pacers = NIOLockedValueBox<[String: RequestPacer]>([:])
 
-    public init<C: Clock<Duration>>(clock: C, http: SearchHTTP? = nil) {
-        self.http = http ?? SearchHTTP(clock: clock)
+    /// A kit on `clock` whose requester is `http`, or a new one keeping its answers in `cache`.
+    public init<C: Clock<Duration>>(clock: C, http: SearchHTTP? = nil, cache: ResponseCache? = nil) {
+        self.http = http ?? SearchHTTP(clock: clock, cache: cache)
         makePacer = { RequestPacer(interval: $0, clock: clock) }
     }
 

@@ -22,6 +22,8 @@ struct ResearchMachineHarness {
     var passages: [String: [RetrievedPassage]]
     /// When set, what every source gives for a round's queries (instead of `passages` on one source).
     var outcomes: (([String]) -> [SearchOutcome])?
+    /// What reading each page gives; a page not named here fails.
+    var pages: [String: PageReading] = [:]
     var now: Duration = .zero
     let step: Duration = .milliseconds(10)
     private(set) var actions: [ResearchMachine.Action] = []
@@ -69,6 +71,10 @@ struct ResearchMachineHarness {
                 } else {
                     queue += machine.searchCompleted(queries.map { passages[$0] ?? [] }, now: now)
                 }
+            case .readPages(let urls, _):
+                now += step
+                queue += machine.pagesRead(
+                    urls.map { pages[$0] ?? PageReading(url: $0, failure: "no such page") }, now: now)
             case .callModel(let call):
                 calls.append(call)
                 queue += respond(to: call)

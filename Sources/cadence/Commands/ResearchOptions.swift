@@ -4,6 +4,7 @@ import CadenceEngine
 import CadenceResearch
 import CadenceSearch
 import CadenceServer
+import CadenceStore
 import CadenceWeb
 import Foundation
 
@@ -33,6 +34,9 @@ struct ResearchOptions: ParsableArguments {
 
     @Option(name: .long, help: "With a model: the most time one answer's searches may take, all rounds together (30s, 1m).", transform: DurationArgument.parse)
     var searchBudget: DurationArgument = "30s"
+
+    @Option(name: .customLong("cache-ttl"), help: "With --search: how long search responses and read pages are kept (in cache.sqlite in Cadence's data folder, beside the history) and served again instead of fetched; 0 turns the cache off.", transform: DurationArgument.parse)
+    var cacheTTL: DurationArgument = "1h"
 
     func validate() throws {
         for entry in fetchAllow where FetchAllowance(entry) == nil {
@@ -82,7 +86,8 @@ struct ResearchOptions: ParsableArguments {
             }
             return CorpusEngine(corpus: corpus, tokenDelay: corpusTokenDelay, stageDelay: corpusStageDelay)
         }
-        let kit = SearchKit(clock: ContinuousClock())
+        let cache = choices.contains(where: { $0.name != "corpus" }) ? try responseCache() : nil
+        let kit = SearchKit(clock: ContinuousClock(), cache: cache)
         let environment = ProcessInfo.processInfo.environment
         let sources = try choices.map { choice in
             do { return try choice.makeSource(corpus: corpus, environment: environment, kit: kit) }
@@ -94,8 +99,22 @@ struct ResearchOptions: ParsableArguments {
         configuration.maxAnswerTokens = maxAnswerTokens
         configuration.maxAnswerTime = maxAnswerTime.duration
         configuration.searchBudget = searchBudget.duration
+        let pages = PageReader(fetcher: PageFetcher(policy: fetchPolicy()), cache: cache, clock: ContinuousClock())
         return ModelResearchEngine(
-            corpus: corpus, client: ModelClient(provider: provider), configuration: configuration, sources: sources)
+            corpus: corpus, client: ModelClient(provider: provider), configuration: configuration, sources: sources,
+            pages: pages)
+    }
+
+    /// The cache of search responses and read pages (`--cache-ttl`), or `nil` when it is 0.
+    func responseCache(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ResponseCache? {
+        guard cacheTTL.isPositive else { return nil }
+        let path = URL(fileURLWithPath: SQLiteConversationStore.defaultPath(environment: environment))
+            .deletingLastPathComponent().appendingPathComponent("cache.sqlite").path
+        do {
+            return try ResponseCache(path: path, timeToLive: cacheTTL.duration)
+        } catch {
+            throw ValidationError("cannot open the response cache \(path): \(error); --cache-ttl 0 runs without it")
+        }
     }
 
     /// The limits research fetches pages with: the defaults, and the `--fetch-allow` exceptions.
