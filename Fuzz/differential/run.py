@@ -26,7 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import Generator  # noqa: E402
 from render import Cadence, CMarkGFM, MarkdownItPy, canonical  # noqa: E402
-from triage import rewritten  # noqa: E402
+from triage import LAZY_INDENTATION, explanation, lazy_indentation_variants, rewritten  # noqa: E402
 
 CHUNK_SIZES = [1, 2, 3, 5, 7, 11, 16, 64, 200]
 
@@ -43,17 +43,27 @@ class Renderers:
         ours = self.cadence.render(documents)
         cmark = self.cmark.render(documents)
         mdit = self.mdit.render(documents)
-        return [((o, c, m), classify(o, c, m)[1]) for o, c, m in zip(ours, cmark, mdit)]
+        return [((o, c, m), classify(d, o, c, m, self.cmark)[1]) for d, o, c, m in zip(documents, ours, cmark, mdit)]
 
 
-def classify(ours, cmark, mdit):
+def classify(document, ours, cmark, mdit, cmark_renderer=None):
     """(the names of the known departures that explain the difference, the group key of what is left)."""
     ours, cmark, mdit = canonical(ours), canonical(cmark), canonical(mdit)
     if ours == cmark == mdit:
         return [], ""
-    cmark, used = rewritten(cmark)
+    if ours == cmark:
+        return ["markdown-it-py alone"], ""
+    cmark, used = rewritten(cmark, ours)
     if ours == cmark:
         return used + ([] if ours == mdit else ["markdown-it-py alone"]), ""
+    departure = explanation(document, ours, cmark, mdit)
+    if departure:
+        return used + [departure], ""
+    if cmark_renderer is not None:
+        variants = lazy_indentation_variants(document)
+        for variant in cmark_renderer.render(variants):
+            if rewritten(canonical(variant), ours)[0] == ours:
+                return used + [LAZY_INDENTATION], ""
     return used, group_key(ours, cmark, mdit)
 
 
@@ -185,7 +195,7 @@ def main():
         cmark = renderers.cmark.render(documents)
         mdit = renderers.mdit.render(documents)
         for d, o, c, m in zip(documents, whole, cmark, mdit):
-            used, key = classify(o, c, m)
+            used, key = classify(d, o, c, m, renderers.cmark)
             for name in used:
                 explained[name] = explained.get(name, 0) + 1
             if not key:

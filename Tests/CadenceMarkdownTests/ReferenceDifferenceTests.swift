@@ -166,6 +166,23 @@ import Testing
             markdown: "> a\n |||\n> -|-|-\n",
             html: "<blockquote>\n<p>a\n|||\n-|-|-</p>\n</blockquote>\n",
             why: "As above: two header cells against three delimiter cells is no table; cmark-gfm counts three."),
+        Case(
+            name: "an underline after a definition is a thematic break",
+            markdown: "3. e\n\n   [1]:u\n   ---\n",
+            html: "<ol start=\"3\">\n<li>\n<p>e</p>\n<hr />\n</li>\n</ol>\n",
+            why: """
+                The definition leaves no paragraph content to underline (CommonMark 4.3, 4.7), so `---` is a \
+                thematic break: markdown-it-py agrees. cmark-gfm 0.29 writes the underline as a paragraph `---`.
+                """),
+        Case(
+            name: "a task marker before a heading's underline is the heading's text",
+            markdown: "* [x]\t\n* [x] \n  =\n",
+            html: "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> </li>\n<li>\n<h1>[x]</h1>\n</li>\n</ul>\n",
+            why: """
+                The second item's first block is the setext heading `[x]`, no paragraph, so no task item (GFM spec \
+                5.3): markdown-it-py agrees. cmark-gfm takes the marker off before it reads the item's blocks and \
+                draws a box before the text `=`.
+                """),
     ]
 
     @Test(arguments: cases)
