@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import resource
 import sys
 import time
 
@@ -221,6 +222,10 @@ def main():
     for r in untriaged[:30]:
         print("untriaged (%d times) key: `%s` input: %s" % (r["count"], json.dumps(r["key"], ensure_ascii=False)[1:-1],
                                                          json.dumps(r["input"], ensure_ascii=False)))
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    python_cpu, cadence_cpu = own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+    print("CPU: %.1f s in Python (generator, references, comparison), %.1f s in cadence: %.0f documents per CPU second"
+          % (python_cpu, cadence_cpu, done / max(python_cpu + cadence_cpu, 1e-9)))
     print("%d documents in %.0f s; explained by known departures: %s; %d other differences in %d groups "
           "(%d untriaged); %d chunking failures"
           % (done, time.time() - started, json.dumps(explained), differing, len(groups), len(untriaged),

@@ -183,6 +183,27 @@ import Testing
                 5.3): markdown-it-py agrees. cmark-gfm takes the marker off before it reads the item's blocks and \
                 draws a box before the text `=`.
                 """),
+        Case(
+            name: "a table in an item leaves its list tight",
+            markdown: "2. ||||\n   -|-|-\n3. [\n",
+            html: """
+                <ol start="2">
+                <li>
+                <table>
+                <thead>
+                <tr>
+                <th></th>
+                <th></th>
+                <th></th>
+                </tr>
+                </thead>
+                </table>
+                </li>
+                <li>[</li>
+                </ol>
+
+                """,
+            why: "No blank line anywhere: tight (CommonMark 5.3). markdown-it-py agrees; cmark-gfm renders the list loose."),
     ]
 
     @Test(arguments: cases)
