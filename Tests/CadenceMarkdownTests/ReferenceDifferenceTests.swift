@@ -204,6 +204,15 @@ import Testing
 
                 """,
             why: "No blank line anywhere: tight (CommonMark 5.3). markdown-it-py agrees; cmark-gfm renders the list loose."),
+        Case(
+            name: "a code span after an unmatched longer backtick run",
+            markdown: "`` `a` `b`\n",
+            html: "<p>`` <code>a</code> <code>b</code></p>\n",
+            why: """
+                A code span begins and ends with backtick strings of equal length (CommonMark 6.1): `` closes \
+                nowhere and is text, then `a` and `b` are spans. markdown-it-py agrees; cmark-gfm finds `a` and \
+                leaves `b` as text.
+                """),
     ]
 
     @Test(arguments: cases)
