@@ -20,13 +20,14 @@ import json
 import os
 import random
 import re
+import resource
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import Generator  # noqa: E402
 from render import Cadence, CMarkGFM, MarkdownItPy, canonical  # noqa: E402
-from triage import rewritten  # noqa: E402
+from triage import LAZY_INDENTATION, explanation, lazy_indentation_variants, rewritten  # noqa: E402
 
 CHUNK_SIZES = [1, 2, 3, 5, 7, 11, 16, 64, 200]
 
@@ -43,17 +44,27 @@ class Renderers:
         ours = self.cadence.render(documents)
         cmark = self.cmark.render(documents)
         mdit = self.mdit.render(documents)
-        return [((o, c, m), classify(o, c, m)[1]) for o, c, m in zip(ours, cmark, mdit)]
+        return [((o, c, m), classify(d, o, c, m, self.cmark)[1]) for d, o, c, m in zip(documents, ours, cmark, mdit)]
 
 
-def classify(ours, cmark, mdit):
+def classify(document, ours, cmark, mdit, cmark_renderer=None):
     """(the names of the known departures that explain the difference, the group key of what is left)."""
     ours, cmark, mdit = canonical(ours), canonical(cmark), canonical(mdit)
     if ours == cmark == mdit:
         return [], ""
-    cmark, used = rewritten(cmark)
+    if ours == cmark:
+        return ["markdown-it-py alone"], ""
+    cmark, used = rewritten(cmark, ours)
     if ours == cmark:
         return used + ([] if ours == mdit else ["markdown-it-py alone"]), ""
+    departure = explanation(document, ours, cmark, mdit)
+    if departure:
+        return used + [departure], ""
+    if cmark_renderer is not None:
+        variants = lazy_indentation_variants(document)
+        for variant in cmark_renderer.render(variants):
+            if rewritten(canonical(variant), ours)[0] == ours:
+                return used + [LAZY_INDENTATION], ""
     return used, group_key(ours, cmark, mdit)
 
 
@@ -185,7 +196,7 @@ def main():
         cmark = renderers.cmark.render(documents)
         mdit = renderers.mdit.render(documents)
         for d, o, c, m in zip(documents, whole, cmark, mdit):
-            used, key = classify(o, c, m)
+            used, key = classify(d, o, c, m, renderers.cmark)
             for name in used:
                 explained[name] = explained.get(name, 0) + 1
             if not key:
@@ -211,6 +222,10 @@ def main():
     for r in untriaged[:30]:
         print("untriaged (%d times) key: `%s` input: %s" % (r["count"], json.dumps(r["key"], ensure_ascii=False)[1:-1],
                                                          json.dumps(r["input"], ensure_ascii=False)))
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    python_cpu, cadence_cpu = own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+    print("CPU: %.1f s in Python (generator, references, comparison), %.1f s in cadence: %.0f documents per CPU second"
+          % (python_cpu, cadence_cpu, done / max(python_cpu + cadence_cpu, 1e-9)))
     print("%d documents in %.0f s; explained by known departures: %s; %d other differences in %d groups "
           "(%d untriaged); %d chunking failures"
           % (done, time.time() - started, json.dumps(explained), differing, len(groups), len(untriaged),

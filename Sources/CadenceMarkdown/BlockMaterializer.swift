@@ -177,7 +177,8 @@ struct BlockMaterializer {
         var blocks: [Block] = []
         for (index, child) in node.children.enumerated() {
             if index == 0, options.taskLists, child.kind == .paragraph, child.startLine == node.startLine,
-                child.firstTextByte == UInt8(ascii: "["), let (checked, rest) = Self.taskMarker(child.fullText)
+                child.firstTextByte == UInt8(ascii: "["), let (checked, rest) = Self.taskMarker(child.fullText),
+                !Self.markerIsWholeParagraphBeforeMore(rest, in: node)
             {
                 checkbox = checked
                 if !ByteClass.isBlank(rest) {
@@ -193,6 +194,15 @@ struct BlockMaterializer {
             node.cachedMisses = Array(misses[missesBefore...])
         }
         return item
+    }
+
+    /// A marker with only whitespace after it (the paragraph is `[x]`, its final whitespace no part of it)
+    /// followed by a blank line and more of the item: no task item (GFM spec 5.3 wants whitespace after the
+    /// marker, inside the paragraph), so the item holds the text `[x]`. A marker alone that ends its item
+    /// stays an empty task item, as cmark-gfm draws it.
+    private static func markerIsWholeParagraphBeforeMore(_ rest: ArraySlice<UInt8>, in item: BlockNode) -> Bool {
+        guard ByteClass.isBlank(rest), item.children.count > 1 else { return false }
+        return item.children[1].startLine - item.children[0].endLine > 1
     }
 
     /// `[ ]`, `[x]` or `[X]` then a space or tab at the start of an item's first paragraph.

@@ -125,6 +125,94 @@ import Testing
             markdown: "-     a\n\n\n- b\n",
             html: "<ul>\n<li>\n<pre><code>a\n</code></pre>\n</li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
             why: "Items separated by blank lines make a loose list (CommonMark 5.3)."),
+        Case(
+            name: "a task marker alone before a blank line and more of the item is text",
+            markdown: "+ * [x]\t\n\n    -\n",
+            html: "<ul>\n<li>\n<ul>\n<li>\n<p>[x]</p>\n<ul>\n<li></li>\n</ul>\n</li>\n</ul>\n</li>\n</ul>\n",
+            why: """
+                The item's first paragraph is `[x]` (its final whitespace is no part of it, CommonMark 4.8), with no \
+                whitespace after the marker, so no task item (GFM spec 5.3); the item goes on after the blank line, \
+                so it is loose. markdown-it-py agrees; so does cmark-gfm here, which draws no box in a first nested list.
+                """),
+        Case(
+            name: "a task marker alone before a blank line and a paragraph of the item is text",
+            markdown: "1. [x]\t\n\n   b\n",
+            html: "<ol>\n<li>\n<p>[x]</p>\n<p>b</p>\n</li>\n</ol>\n",
+            why: """
+                As above: markdown-it-py agrees. cmark-gfm consumes the marker as if it began the item, leaving \
+                the item's first line blank, and ends the item at the blank line (CommonMark 5.2), moving `b` out \
+                of the list, although it is indented into the item.
+                """),
+        Case(
+            name: "a task marker alone that ends its item keeps its checkbox",
+            markdown: "- [ ] \n\n- b\n",
+            html: "<ul>\n<li><input type=\"checkbox\" disabled=\"\" /> </li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
+            why: """
+                An empty task item: cmark-gfm, which GitHub runs, draws the box, and nothing of the item follows \
+                the blank line for the marker to be text of. markdown-it-py requires text after the marker.
+                """),
+        Case(
+            name: "a lazy header line's indentation is no cell",
+            markdown: "> a\n |||\n> -|-\n",
+            html: "<blockquote>\n<p>a</p>\n<table>\n<thead>\n<tr>\n<th></th>\n<th></th>\n</tr>\n</thead>\n</table>\n</blockquote>\n",
+            why: """
+                The paragraph's raw content drops each line's initial whitespace (CommonMark 4.8), so the header \
+                row is `|||`, two cells like the delimiter row (GFM spec 4.10). cmark-gfm heads a table with a lazy \
+                line (`> a⏎|||⏎> -|-`), but keeps a lazy line's indentation and counts it as a third cell; \
+                markdown-it-py heads no table with a lazy line at all.
+                """),
+        Case(
+            name: "a lazy header line's indentation makes no extra cell",
+            markdown: "> a\n |||\n> -|-|-\n",
+            html: "<blockquote>\n<p>a\n|||\n-|-|-</p>\n</blockquote>\n",
+            why: "As above: two header cells against three delimiter cells is no table; cmark-gfm counts three."),
+        Case(
+            name: "an underline after a definition is a thematic break",
+            markdown: "3. e\n\n   [1]:u\n   ---\n",
+            html: "<ol start=\"3\">\n<li>\n<p>e</p>\n<hr />\n</li>\n</ol>\n",
+            why: """
+                The definition leaves no paragraph content to underline (CommonMark 4.3, 4.7), so `---` is a \
+                thematic break: markdown-it-py agrees. cmark-gfm 0.29 writes the underline as a paragraph `---`.
+                """),
+        Case(
+            name: "a task marker before a heading's underline is the heading's text",
+            markdown: "* [x]\t\n* [x] \n  =\n",
+            html: "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> </li>\n<li>\n<h1>[x]</h1>\n</li>\n</ul>\n",
+            why: """
+                The second item's first block is the setext heading `[x]`, no paragraph, so no task item (GFM spec \
+                5.3): markdown-it-py agrees. cmark-gfm takes the marker off before it reads the item's blocks and \
+                draws a box before the text `=`.
+                """),
+        Case(
+            name: "a table in an item leaves its list tight",
+            markdown: "2. ||||\n   -|-|-\n3. [\n",
+            html: """
+                <ol start="2">
+                <li>
+                <table>
+                <thead>
+                <tr>
+                <th></th>
+                <th></th>
+                <th></th>
+                </tr>
+                </thead>
+                </table>
+                </li>
+                <li>[</li>
+                </ol>
+
+                """,
+            why: "No blank line anywhere: tight (CommonMark 5.3). markdown-it-py agrees; cmark-gfm renders the list loose."),
+        Case(
+            name: "a code span after an unmatched longer backtick run",
+            markdown: "`` `a` `b`\n",
+            html: "<p>`` <code>a</code> <code>b</code></p>\n",
+            why: """
+                A code span begins and ends with backtick strings of equal length (CommonMark 6.1): `` closes \
+                nowhere and is text, then `a` and `b` are spans. markdown-it-py agrees; cmark-gfm finds `a` and \
+                leaves `b` as text.
+                """),
     ]
 
     @Test(arguments: cases)
