@@ -8,6 +8,10 @@ public import CadenceCore
 /// selected, the answer word by word, and a completion with timings and counts. A question the
 /// corpus says nothing about gets a plain "nothing found" answer and no sources.
 ///
+/// Given `sources` (a ``SourceSearch``: the web, PubMed, arXiv), each round searches every source
+/// at once instead of the collections, reports each by name (`search_failed` for one that fails,
+/// while the answer goes on), and quotes what they found, with each source's venue and date.
+///
 /// Time is injected: stage and token pauses (which make the stream feel like the research it
 /// reports) go through `clock`, and zero delays skip sleeping altogether.
 ///
