@@ -18,6 +18,8 @@ struct SearchOptionTests {
             ),
             (["chat", "--research", "--provider", "ollama", "--model", "m", "--search", "tavily", "--plain"], "TAVILY_API_KEY"),
             (["serve", "--port", "0", "--search-budget", "0"], "--search-budget must be longer than zero"),
+            (["ask", "--url", "http://127.0.0.1:1", "--search", "pubmed", "Hi"], "--search goes with --research"),
+            (["ask", "--research", "--url", "http://127.0.0.1:1", "Hi"], "--research starts its own research server"),
         ])
     func mistakes(arguments: [String], says: String) async throws {
         let result = try await CadenceBinary.run(arguments, environment: Self.noKeys)

@@ -8,6 +8,10 @@ public import CadenceCore
 /// selected, the answer word by word, and a completion with timings and counts. A question the
 /// corpus says nothing about gets a plain "nothing found" answer and no sources.
 ///
+/// Given `sources` (a ``SourceSearch``: the web, PubMed, arXiv), each round searches every source
+/// at once instead of the collections, reports each by name (`search_failed` for one that fails,
+/// while the answer goes on), and quotes what they found, with each source's venue and date.
+///
 /// Time is injected: stage and token pauses (which make the stream feel like the research it
 /// reports) go through `clock`, and zero delays skip sleeping altogether.
 ///
@@ -28,16 +32,28 @@ public struct CorpusEngine: AnswerEngine {
     /// The pause after each stage that starts work (planning, each search, reflection,
     /// source selection, synthesis).
     public let stageDelay: Duration
+    /// The sources searched instead of ``corpus`` (which may be one of them): a web search,
+    /// PubMed, arXiv. `nil` searches the corpus, collection by collection.
+    public let sources: (any SourceSearch)?
+    /// The most time one answer's searches may take, all rounds together, with ``sources``.
+    public let searchBudget: Duration
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// The time on the injected clock since the engine was made.
+    let now: @Sendable () -> Duration
 
+    /// An engine over `corpus`, or, given `sources`, over what they find within `searchBudget`.
     public init(
-        corpus: Corpus, clock: some Clock<Duration> = ContinuousClock(), tokenDelay: Duration = .milliseconds(12),
-        stageDelay: Duration = .milliseconds(150)
+        corpus: Corpus, sources: (any SourceSearch)? = nil, searchBudget: Duration = .seconds(30),
+        clock: some Clock<Duration> = ContinuousClock(), tokenDelay: Duration = .milliseconds(12), stageDelay: Duration = .milliseconds(150)
     ) {
         self.corpus = corpus
+        self.sources = sources
+        self.searchBudget = searchBudget
         self.tokenDelay = tokenDelay
         self.stageDelay = stageDelay
         self.sleep = { duration in try await clock.sleep(for: duration) }
+        let start = clock.now
+        self.now = { start.duration(to: clock.now) }
     }
 
     public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
@@ -70,6 +86,8 @@ public struct CorpusEngine: AnswerEngine {
             .planningComplete(message: planSummary(plan), queries: plan.queries.map(\.text)), pause: false)
 
         var retrieval = Retrieval(corpus: corpus)
+        var found = FoundPassages()
+        var asked: [[PlannedQuery]] = []
         var queries = plan.queries
         var round = 1
         var reflection: Retrieval.Reflection
@@ -78,9 +96,16 @@ public struct CorpusEngine: AnswerEngine {
                 .roundStarted(
                     round: round,
                     message: round == 1
-                        ? "Searching \(corpus.collections.count) collections"
+                        ? "Searching \(sources.map { Prose.list($0.sourceNames) } ?? "\(corpus.collections.count) collections")"
                         : "Searching again with expanded terms"), pause: false)
-            for collection in corpus.collections {
+            if let sources {
+                asked.append(queries)
+                let started = now()
+                try await search(sources, queries, found: &found, emitter: emitter)
+                stopwatch.add("search_ms", now() - started)
+                retrieval = stopwatch.measure("search_ms") { Self.rank(found.corpus, asked: asked) }
+            }
+            for collection in corpus.collections where sources == nil {
                 try await emitter.stage(.searching(source: collection))
                 let found = stopwatch.measure("search_ms") {
                     retrieval.search(queries, in: collection, weight: round == 1 ? 1 : 0.6)
@@ -103,9 +128,11 @@ public struct CorpusEngine: AnswerEngine {
         }
 
         try await emitter.stage(.sourceSelectionStarted(message: "Choosing sources and sentences to quote"))
-        let answer = stopwatch.measure("synthesis_ms") {
-            AnswerComposer(corpus: corpus, plan: plan, ranked: retrieval.ranked, reflection: reflection).compose()
+        var answer = stopwatch.measure("synthesis_ms") {
+            AnswerComposer(corpus: retrieval.corpus, plan: plan, ranked: retrieval.ranked, reflection: reflection)
+                .compose()
         }
+        if let sources { answer = Self.sourced(answer, found: found, plan: plan, names: sources.sourceNames) }
         try await emitter.stage(.sourcesReady(answer.sources), pause: false)
         try await emitter.stage(.synthesisStarted(message: synthesisMessage(answer)))
         for token in SentenceSplitter.wordTokens(in: answer.text) {
@@ -116,9 +143,13 @@ public struct CorpusEngine: AnswerEngine {
         metadata["engine"] = .string(Self.name)
         metadata["tier"] = .string(plan.tier.rawValue)
         metadata["rounds"] = .number(Double(round))
-        metadata["documents"] = .number(Double(corpus.documents.count))
-        metadata["passages"] = .number(Double(corpus.passageCount))
-        metadata["collections"] = .number(Double(corpus.collections.count))
+        metadata["documents"] = .number(Double(retrieval.corpus.documents.count))
+        metadata["passages"] = .number(Double(retrieval.corpus.passageCount))
+        metadata["collections"] = .number(Double(retrieval.corpus.collections.count))
+        if let sources {
+            metadata["search_sources"] = .array(sources.sourceNames.map(JSONValue.string))
+            if !found.failures.isEmpty { metadata["search_failures"] = found.failureMetadata }
+        }
         metadata["hits"] = .number(Double(retrieval.scores.count))
         metadata["sentences"] = .number(Double(answer.sentenceCount))
         metadata["total_ms"] = .number(Stopwatch.milliseconds(started.duration(to: .now)))
@@ -129,7 +160,8 @@ public struct CorpusEngine: AnswerEngine {
 
     private func planSummary(_ plan: ResearchPlan) -> String {
         let count = plan.queries.count
-        var summary = "\(count) quer\(count == 1 ? "y" : "ies") over \(corpus.documents.count) documents"
+        let over = sources.map { Prose.list($0.sourceNames) } ?? "\(corpus.documents.count) documents"
+        var summary = "\(count) quer\(count == 1 ? "y" : "ies") over \(over)"
         if let context = plan.context { summary += ", with context from “\(context)”" }
         return summary
     }
@@ -142,7 +174,7 @@ public struct CorpusEngine: AnswerEngine {
 }
 
 /// Sends events into the stream, pausing on the injected clock, and stops when the consumer is gone.
-private struct Emitter: Sendable {
+struct Emitter: Sendable {
     let continuation: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
     let sleep: @Sendable (Duration) async throws -> Void
     let stageDelay: Duration
@@ -170,13 +202,17 @@ private struct Emitter: Sendable {
 }
 
 /// Adds up the compute time of each step, in milliseconds, for the completion's metadata.
-private struct Stopwatch {
+struct Stopwatch {
     private(set) var totals: [String: Duration] = [:]
 
     mutating func measure<T>(_ key: String, _ work: () -> T) -> T {
         let start = ContinuousClock.now
         defer { totals[key, default: .zero] += start.duration(to: .now) }
         return work()
+    }
+
+    mutating func add(_ key: String, _ duration: Duration) {
+        totals[key, default: .zero] += duration
     }
 
     var milliseconds: [String: JSONValue] {

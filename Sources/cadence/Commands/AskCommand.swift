@@ -14,6 +14,7 @@ struct AskCommand: AsyncParsableCommand {
             cadence ask --provider openai --model llama3.2 \\
                 --base-url http://127.0.0.1:11434/v1 "Hi"
             cadence ask --research --provider ollama --model llama3.2 "What is BM25?"
+            cadence ask --research --search pubmed "Do statins cause muscle pain?"
 
             Each question and its answer are saved; `cadence chat --list` shows them, and --resume ID \
             asks a follow-up with the conversation so far as context. Ctrl-C cancels the answer, keeping \

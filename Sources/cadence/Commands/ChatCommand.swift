@@ -12,7 +12,8 @@ struct ChatCommand: AsyncParsableCommand {
         discussion: """
             With --research --provider P --model M, each question is researched with the model over the \
             built-in corpus (or --corpus DIR): planned searches, reflection, and a written answer whose \
-            citations are checked against their sources.
+            citations are checked against their sources. --search NAME[=URL] (repeatable) searches the web \
+            or papers instead; with --research and no model, the offline engine quotes what they find.
             Type a question and press Enter. An empty line is ignored; /exit or end of input (Ctrl-D) quits.
             Conversations are saved: --list shows them, --resume ID continues one, \
             --rename ID --title T renames one and --delete ID deletes one (an id, or its first characters).

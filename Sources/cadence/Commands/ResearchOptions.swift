@@ -29,10 +29,10 @@ struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "A HOST:PORT research may fetch pages from although its address is loopback, private or otherwise local (a self-hosted service); repeatable. All other such addresses are refused.")
     var fetchAllow: [String] = []
 
-    @Option(name: .customLong("search"), help: "Where to search, repeatable: corpus (the default), searxng=URL, brave (BRAVE_API_KEY), tavily (TAVILY_API_KEY), pubmed (NCBI_API_KEY optional) or arxiv; NAME=URL replaces the source's public endpoint. Sources other than corpus need a model (--provider).")
+    @Option(name: .customLong("search"), help: "Where to search, repeatable: corpus (the default), searxng=URL, brave (BRAVE_API_KEY), tavily (TAVILY_API_KEY), pubmed (NCBI_API_KEY optional) or arxiv; NAME=URL replaces the source's public endpoint. Without a model the offline engine quotes what they find.")
     var search: [String] = []
 
-    @Option(name: .long, help: "With a model: the most time one answer's searches may take, all rounds together (30s, 1m).", transform: DurationArgument.parse)
+    @Option(name: .long, help: "The most time one answer's searches may take, all rounds together (30s, 1m).", transform: DurationArgument.parse)
     var searchBudget: DurationArgument = "30s"
 
     @Option(name: .customLong("cache-ttl"), help: "With --search: how long search responses and read pages are kept (in cache.sqlite in Cadence's data folder, beside the history) and served again instead of fetched; 0 turns the cache off.", transform: DurationArgument.parse)
@@ -79,19 +79,19 @@ struct ResearchOptions: ParsableArguments {
         corpusStageDelay: Duration = .milliseconds(150)
     ) throws -> any AnswerEngine {
         let choices = try searchChoices()
-        guard let provider = model.modelProvider() else {
-            if choices.contains(where: { $0.name != "corpus" }) {
-                throw ValidationError(
-                    "--search \(choices.map(\.description).joined(separator: ", ")) needs a model to read the results: add --provider NAME --model M")
-            }
-            return CorpusEngine(corpus: corpus, tokenDelay: corpusTokenDelay, stageDelay: corpusStageDelay)
-        }
         let cache = choices.contains(where: { $0.name != "corpus" }) ? try responseCache() : nil
         let kit = SearchKit(clock: ContinuousClock(), cache: cache)
         let environment = ProcessInfo.processInfo.environment
         let sources = try choices.map { choice in
             do { return try choice.makeSource(corpus: corpus, environment: environment, kit: kit) }
             catch { throw ValidationError("\(error)") }
+        }
+        guard let provider = model.modelProvider() else {
+            // The corpus alone is searched collection by collection; other sources through the fanout.
+            let fanout = choices.map(\.name) == ["corpus"] ? nil : SearchFanout(sources: sources, clock: ContinuousClock())
+            return CorpusEngine(
+                corpus: corpus, sources: fanout, searchBudget: searchBudget.duration, tokenDelay: corpusTokenDelay,
+                stageDelay: corpusStageDelay)
         }
         var configuration = ResearchConfiguration()
         configuration.maxRounds = maxRounds
@@ -132,6 +132,9 @@ struct ResearchOptions: ParsableArguments {
     /// A one-line description of the engine, for banners and logs; never shows the API key.
     static func describe(_ engine: any AnswerEngine, corpus: Corpus) -> String {
         let documents = "\(corpus.documents.count) documents"
+        if let offline = engine as? CorpusEngine, let sources = offline.sources {
+            return "corpus engine · searching \(sources.sourceNames.joined(separator: ", "))"
+        }
         guard let research = engine as? ModelResearchEngine else { return "corpus engine · \(documents)" }
         let provider = research.client.provider
         let searched = research.fanout.names.joined(separator: ", ")

@@ -12,7 +12,7 @@ struct SourceOptions: ParsableArguments {
 
     @OptionGroup var model: ModelOptions
 
-    @Flag(name: .long, help: "With --provider: research with the model over the corpus (plan, search, reflect, write with checked citations) instead of chatting with it directly.")
+    @Flag(name: .long, help: "Research over the corpus or the --search sources: with --provider the model plans, searches, reflects and writes with checked citations; without one the offline engine quotes what the searches find.")
     var research = false
 
     @OptionGroup var researchOptions: ResearchOptions
@@ -26,9 +26,10 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         try model.validate(url: url)
-        if research, model.provider == nil { throw ValidationError("--research needs --provider NAME --model M") }
         if system != nil, research { throw ValidationError("--system is for chatting with a model directly, not with --research") }
         if researchOptions.corpus != nil, !research { throw ValidationError("--corpus goes with --research") }
+        if !researchOptions.search.isEmpty, !research { throw ValidationError("--search goes with --research") }
+        if research, url != nil { throw ValidationError("--research starts its own research server; leave out --url") }
         if !researchOptions.fetchAllow.isEmpty, !research { throw ValidationError("--fetch-allow goes with --research") }
         if reliability.token != nil, url == nil { throw ValidationError("--token goes with --url (a Cadence server)") }
         try model.validateAPIKey()
@@ -37,8 +38,9 @@ struct SourceOptions: ParsableArguments {
     /// Checks that a source was given; commands that can run without one (`chat --list`) call this from
     /// their own `validate()`, so that a usage error shows that command's usage.
     func validateSource() throws {
-        if url == nil, model.provider == nil {
-            throw ValidationError("say where to ask: --url URL (a Cadence server) or --provider NAME --model M")
+        if url == nil, model.provider == nil, !research {
+            throw ValidationError(
+                "say where to ask: --url URL (a Cadence server), --provider NAME --model M, or --research (the offline engine)")
         }
     }
 

@@ -1,8 +1,12 @@
-/// Replies shaped as each API documents them (trimmed to the members a source reads, plus a few it
-/// must ignore).
-enum SearchFixtures {
+/// Replies shaped as each search API documents them (trimmed to the members a source reads, plus a few it
+/// must ignore), for tests that serve them from a loopback server.
+///
+/// ```swift
+/// router.get("search") { _, _ in SearchFixtures.searxng }
+/// ```
+public enum SearchFixtures {
     /// SearXNG `GET /search?q=…&format=json`.
-    static let searxng = """
+    public static let searxng = """
         {"query": "server-sent events", "number_of_results": 0,
          "results": [
           {"url": "https://html.spec.whatwg.org/multipage/server-sent-events.html", "title": "HTML Standard: Server-sent events",
@@ -18,13 +22,13 @@ enum SearchFixtures {
          "answers": [], "corrections": [], "infoboxes": [], "suggestions": ["sse"], "unresponsive_engines": []}
         """
 
-    static let searxngEmpty = """
+    public static let searxngEmpty = """
         {"query": "zzzz", "number_of_results": 0, "results": [], "answers": [], "corrections": [], "infoboxes": [],
          "suggestions": [], "unresponsive_engines": [["google", "timeout"]]}
         """
 
     /// Brave `GET /res/v1/web/search?q=…`.
-    static let brave = """
+    public static let brave = """
         {"type": "search", "query": {"original": "server-sent events", "more_results_available": true},
          "mixed": {"type": "mixed", "main": [{"type": "web", "index": 0, "all": false}]},
          "web": {"type": "search", "family_friendly": true, "results": [
@@ -38,13 +42,13 @@ enum SearchFixtures {
         """
 
     /// Brave with no web results: the reply has no `web` member.
-    static let braveEmpty = """
+    public static let braveEmpty = """
         {"type": "search", "query": {"original": "qqqqzzzz", "more_results_available": false},
          "mixed": {"type": "mixed", "main": []}}
         """
 
     /// Tavily `POST /search`.
-    static let tavily = """
+    public static let tavily = """
         {"query": "server-sent events", "follow_up_questions": null, "answer": null, "images": [],
          "results": [
           {"title": "Server-Sent Events explained", "url": "https://example.org/sse-explained",
@@ -56,16 +60,16 @@ enum SearchFixtures {
          "response_time": 1.09, "request_id": "123e4567-e89b-12d3-a456-426614174111"}
         """
 
-    static let tavilyError = #"{"detail": {"error": "Unauthorized: missing or invalid API key."}}"#
+    public static let tavilyError = #"{"detail": {"error": "Unauthorized: missing or invalid API key."}}"#
 
     /// PubMed `esearch.fcgi?db=pubmed&term=…&retmode=json`.
-    static let esearch = """
+    public static let esearch = """
         {"header": {"type": "esearch", "version": "0.3"},
          "esearchresult": {"count": "2", "retmax": "2", "retstart": "0", "idlist": ["38012345", "37654321"],
           "translationset": [], "querytranslation": "statin[All Fields] AND myopathy[All Fields]"}}
         """
 
-    static let esearchEmpty = """
+    public static let esearchEmpty = """
         {"header": {"type": "esearch", "version": "0.3"},
          "esearchresult": {"count": "0", "retmax": "0", "retstart": "0", "idlist": [], "translationset": [],
           "querytranslation": "qqqzzz[All Fields]",
@@ -74,10 +78,10 @@ enum SearchFixtures {
         """
 
     /// NCBI's rate-limit reply (with HTTP 429).
-    static let ncbiRateLimit = #"{"error":"API rate limit exceeded","api-key":"127.0.0.1","count":"4","limit":"3"}"#
+    public static let ncbiRateLimit = #"{"error":"API rate limit exceeded","api-key":"127.0.0.1","count":"4","limit":"3"}"#
 
     /// PubMed `efetch.fcgi?db=pubmed&id=…&retmode=xml`, articles in PMID order (not esearch's).
-    static let efetch = """
+    public static let efetch = """
         <?xml version="1.0" ?>
         <!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN" "https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd">
         <PubmedArticleSet>
@@ -107,7 +111,7 @@ enum SearchFixtures {
         """
 
     /// arXiv `query?search_query=all:…` Atom feed.
-    static let arxiv = """
+    public static let arxiv = """
         <?xml version="1.0" encoding="UTF-8"?>
         <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom">
           <link href="http://arxiv.org/api/query?search_query%3Dall%3Astreaming%26id_list%3D%26start%3D0%26max_results%3D2" rel="self" type="application/atom+xml"/>
@@ -145,7 +149,7 @@ enum SearchFixtures {
         </feed>
         """
 
-    static let arxivEmpty = """
+    public static let arxivEmpty = """
         <?xml version="1.0" encoding="UTF-8"?>
         <feed xmlns="http://www.w3.org/2005/Atom">
           <title type="html">ArXiv Query: search_query=all:qqqzzz</title>
@@ -155,7 +159,7 @@ enum SearchFixtures {
         """
 
     /// arXiv's error report: a feed with one entry titled "Error".
-    static let arxivError = """
+    public static let arxivError = """
         <?xml version="1.0" encoding="UTF-8"?>
         <feed xmlns="http://www.w3.org/2005/Atom">
           <title type="html">ArXiv Query: search_query=&amp;id_list=&amp;start=0&amp;max_results=-1</title>
