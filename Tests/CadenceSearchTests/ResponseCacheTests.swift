@@ -1,5 +1,6 @@
 import CadenceCore
 import CadenceSearch
+import CadenceTesting
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
