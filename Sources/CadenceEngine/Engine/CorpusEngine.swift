@@ -69,7 +69,7 @@ public struct CorpusEngine: AnswerEngine {
         try await emitter.stage(
             .planningComplete(message: planSummary(plan), queries: plan.queries.map(\.text)), pause: false)
 
-        var retrieval = Retrieval(corpus: corpus)
+        var retrieval = Retrieval(corpus: corpus, words: plan.words)
         var queries = plan.queries
         var round = 1
         var reflection: Retrieval.Reflection
