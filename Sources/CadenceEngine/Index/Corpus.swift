@@ -74,8 +74,7 @@ public struct Corpus: Sendable {
     /// FTS5 weighs the terms of one query alike, so each group of stems of the same weight is one
     /// query, and a passage's score is the weighted sum of its groups' scores (BM25 is a sum over
     /// terms). With one weight, as in most queries, that is exactly the `limit` best; with several,
-    /// the sum is taken over each group's `limit × 10` best. Words in more than half of the
-    /// passages are left out when a query has others.
+    /// the sum is taken over each group's `limit × 10` best.
     func search(
         _ query: [String: Double], words: [String: String], in collection: String?, limit: Int
     ) -> [SearchHit] {
@@ -83,13 +82,7 @@ public struct Corpus: Sendable {
         let groups = Dictionary(grouping: query.filter { $0.value > 0 }, by: \.value)
         var scores: [Int: Double] = [:]
         for (weight, stems) in groups {
-            var terms = stems.map(\.key).sorted().map { words[$0] ?? $0 }
-            // A word in more than half of the passages adds next to nothing to FTS5's BM25 (its IDF
-            // is clamped to 10⁻⁶) yet is the costliest to score; it is searched only on its own.
-            let informative = terms.prefix(CorpusIndex.maximumQueryWords).filter {
-                documentFrequency(ofWord: $0) * 2 <= passageCount
-            }
-            if !informative.isEmpty { terms = informative }
+            let terms = stems.map(\.key).sorted().map { words[$0] ?? $0 }
             guard let expression = CorpusIndex.matchExpression(anyOf: terms),
                 let matches = try? index.matches(
                     expression, in: collection, limit: groups.count == 1 ? limit : limit * 10)
