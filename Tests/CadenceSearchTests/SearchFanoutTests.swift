@@ -7,7 +7,7 @@ import Testing
 /// Every query on every source at once, each cut off on the clock.
 @Suite("Search fanout")
 struct SearchFanoutTests {
-    let corpus = Corpus(documents: [
+    let corpus = try! Corpus(documents: [
         Document(collection: "notes", path: "sse.md", text: "# Server-sent events\n\nServer-sent events push text to a page.")
     ])
 
