@@ -88,6 +88,26 @@ import Testing
         #expect(Self.paths(corpus, "中文 テスト").isEmpty)
     }
 
+    @Test func hitsCarryFTS5SnippetsAroundTheWordsMatched() throws {
+        let filler = (1...60).map { "filler\($0)" }.joined(separator: " ")
+        let corpus = try Corpus(documents: [
+            Document(
+                collection: "net", path: "retry.md",
+                text: "# Retrying\n\n\(filler) clients back off with jitter after a failure. \(filler)\n\n- a list item"),
+            Document(collection: "other", path: "jitter.md", text: "# Jitter\n\nJitter spreads retries."),
+        ])
+        let hit = try #require(corpus.search("jitter", limit: 5).first { $0.document.path == "retry.md" })
+        #expect(hit.snippet.contains("jitter"))
+        #expect(hit.snippet.hasPrefix("…") && hit.snippet.hasSuffix("…"))
+        #expect(hit.snippet.split(separator: " ").count <= CorpusIndex.snippetTokens + 2)
+        #expect(hit.snippet.count < hit.text.count / 3)
+        #expect(!hit.snippet.contains("\u{1E}"))
+        // Within one collection, as each research round searches.
+        let inOther = corpus.search(["jitter": 1], words: ["jitter": "jitter"], in: "other", limit: 5)
+        #expect(inOther.map(\.document.path) == ["jitter.md"])
+        #expect(inOther.first?.snippet.contains("Jitter") == true)
+    }
+
     @Test(arguments: [
         "\"", "\"\"\"", "NEAR(", "NEAR(jitter backoff", "*", "jitter*", "jitter\"", "\"jitter", "title:jitter",
         "jitter AND", "OR jitter", "NOT jitter", "(jitter", "jitter)", "^jitter", "-jitter", "jitter + backoff",
@@ -153,3 +173,4 @@ import Testing
         #expect(try CorpusIndex(path: indexPath).update(from: folder.url).unchanged == 10_000)
     }
 }
+

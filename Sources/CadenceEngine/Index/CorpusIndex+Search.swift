@@ -16,24 +16,36 @@ extension CorpusIndex {
     }
 
     /// The best `limit` passages (by rowid) matching `expression`, with their BM25 scores (positive,
-    /// higher is better), optionally within one collection.
+    /// higher is better) and FTS5's snippet of each passage's text around the words matched,
+    /// optionally within one collection.
+    ///
+    /// Ordering by FTS5's `rank` column (`bm25()`) lets FTS5 sort inside the virtual table, so the
+    /// snippet is made only for the rows returned, not for every row that matches.
     func matches(_ expression: String, in collection: String?, limit: Int) throws(CorpusError) -> [(
-        id: Int64, score: Double
+        id: Int64, score: Double, snippet: String
     )] {
         try read { db in
             let filter = collection == nil ? "" : " AND collection = ?"
             var arguments: StatementArguments = [expression]
             if let collection { arguments += [collection] }
             arguments += [limit]
-            return try Row.fetchAll(
-                db,
+            let statement = try db.cachedStatement(
                 sql: """
-                    SELECT rowid, bm25(passage_text) AS rank FROM passage_text
-                    WHERE passage_text MATCH ?\(filter) ORDER BY rank LIMIT ?
-                    """, arguments: arguments
-            ).map { (id: $0[0], score: -($0[1] as Double)) }
+                    SELECT rowid, rank, snippet(passage_text, 2, '', '', '…', \(Self.snippetTokens))
+                    FROM passage_text WHERE passage_text MATCH ?\(filter) ORDER BY rank LIMIT ?
+                    """)
+            return try Row.fetchAll(statement, arguments: arguments).map { row in
+                let snippet = (row[2] as String?) ?? ""
+                return (
+                    id: row[0], score: -(row[1] as Double),
+                    snippet: snippet.replacingOccurrences(of: String(Self.blockSeparator), with: " ")
+                )
+            }
         }
     }
+
+    /// How many words (at most 64, FTS5's limit) a hit's snippet holds.
+    static let snippetTokens = 32
 
     /// How many passages contain `word` (as the index stems it); 0 when none do or the index cannot be read.
     func documentFrequency(ofWord word: String) -> Int {
