@@ -1,4 +1,5 @@
 import CadenceBenchmarkKit
+import CadenceCore
 import CadenceEngine
 import Foundation
 
@@ -17,7 +18,7 @@ enum IndexBenchmark {
         let indexPath = work.appendingPathComponent("index.sqlite").path
         defer { try? FileManager.default.removeItem(at: work) }
 
-        var random = SplitMix(seed: 32)
+        var random = SplitMix64(seed: 32)  // the same seed, so every run indexes the same documents
         let vocabulary = Vocabulary(random: &random)
         var bytes = 0
         for number in 0..<count {
@@ -99,7 +100,7 @@ enum IndexBenchmark {
     struct Vocabulary {
         let words: [String]
 
-        init(random: inout SplitMix) {
+        init(random: inout SplitMix64) {
             let syllables = ["ka", "lo", "mi", "tre", "sen", "dor", "ul", "vi", "pra", "nes", "to", "gar", "bel", "qui"]
             var words = Set<String>()
             while words.count < 20_000 {
@@ -109,18 +110,18 @@ enum IndexBenchmark {
             self.words = words.sorted()
         }
 
-        func word(_ random: inout SplitMix) -> String {
+        func word(_ random: inout SplitMix64) -> String {
             // Rank ∝ u²: the first words are by far the most frequent.
             let u = Double(random.next() % 1_000_000) / 1_000_000
             return words[Int(u * u * u * Double(words.count - 1))]
         }
 
-        func sentence(_ random: inout SplitMix, words count: Int) -> String {
+        func sentence(_ random: inout SplitMix64, words count: Int) -> String {
             (0..<count).map { _ in word(&random) }.joined(separator: " ") + "."
         }
 
         /// About 5 KB: a title, three sections of three paragraphs.
-        func document(number: Int, random: inout SplitMix) -> String {
+        func document(number: Int, random: inout SplitMix64) -> String {
             var text = "# \(sentence(&random, words: 4).dropLast()) \(number)\n\n"
             for _ in 0..<3 {
                 text += "## \(sentence(&random, words: 3).dropLast())\n\n"
@@ -131,21 +132,8 @@ enum IndexBenchmark {
             return text
         }
 
-        func query(random: inout SplitMix) -> String {
+        func query(random: inout SplitMix64) -> String {
             (0..<(2 + Int(random.next() % 3))).map { _ in word(&random) }.joined(separator: " ")
-        }
-    }
-
-    /// A small deterministic generator, so that every run indexes the same documents.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
