@@ -6,7 +6,7 @@ import PackageDescription
 //   CadenceStore                                   conversations in SQLite (GRDB)       → Core
 //   CadenceUI                                      UI-agnostic view models              → Core, Pacing, Markdown, Store
 //   CadenceTerminal                                full-screen terminal UI              → UI
-//   CadenceEngine                                  answer engines (corpus retrieval, page text) → Core, Markdown
+//   CadenceEngine                                  answer engines (corpus retrieval in FTS5, page text) → Core, Markdown, GRDB
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
 //   CadenceSearch                                  search sources (corpus, web, papers), response cache → Core, Engine, Client, GRDB
 //   CadenceResearch                                model-driven deep research          → Core, Engine, Client, Search, Web
@@ -83,7 +83,9 @@ let package = Package(
         .target(name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"]),
         .target(
             name: "CadenceTerminal", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceUI"]),
-        .target(name: "CadenceEngine", dependencies: ["CadenceCore", "CadenceMarkdown"], resources: [.copy("Corpus")]),
+        .target(
+            name: "CadenceEngine", dependencies: ["CadenceCore", "CadenceMarkdown", .product("GRDB")],
+            resources: [.copy("Corpus")]),
         .target(
             name: "CadenceClient",
             dependencies: [
@@ -139,7 +141,7 @@ let package = Package(
             name: "CadenceBenchmarks",
             dependencies: [
                 "CadenceCore", "CadenceMarkdown", "CadenceResearch", "CadenceClient", "CadenceUI", "CadenceTerminal",
-                "CadenceTesting", "CadenceBenchmarkKit", "CadenceServer", .product("AsyncHTTPClient"),
+                "CadenceTesting", "CadenceBenchmarkKit", "CadenceServer", "CadenceEngine", .product("AsyncHTTPClient"),
                 .product("NIOConcurrencyHelpers"), .product("NIOPosix"), .product("NIOCore"), .product("Hummingbird"),
             ],
             path: "Benchmarks/CadenceBenchmarks"),

@@ -42,6 +42,10 @@ let benchmarks: [Benchmark] = [
         cases, _ in TranscriptBenchmark.run(cases: cases)
     },
     Benchmark(
+        "index", "the FTS5 corpus index on 10,000 documents: first index, unchanged re-index, query p50/p99, against hand-written BM25",
+        options: IndexBenchmark.options
+    ) { cases, options in try IndexBenchmark.run(cases: cases, options: options) },
+    Benchmark(
         "latency", "P4: server write → AnswerViewModel text, N concurrent AnswerStreams against 1",
         options: LatencyBenchmark.options, run: LatencyBenchmark.run),
     Benchmark(

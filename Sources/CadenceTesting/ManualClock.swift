@@ -39,7 +39,8 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
-        var watchers: [(predicate: @Sendable ([Instant]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Each waits for the pending sleeps' deadlines, and the number of sleeps begun so far, to satisfy its predicate.
+        var watchers: [(predicate: @Sendable ([Instant], Int) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         /// Sleeps so far, for a stepping clock.
         var steps = 0
     }
@@ -82,6 +83,12 @@ public final class ManualClock: Clock, Sendable {
     public var minimumResolution: Duration { .zero }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        // Counted as begun even when the task is already cancelled, so that a test can count every
+        // timeout a piece of work started, whether or not it got to wait.
+        let id = state.withLockedValue { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
         try Task.checkCancellation()
         if let stepping {
             await Task.yield()
@@ -93,15 +100,17 @@ public final class ManualClock: Clock, Sendable {
             }
             return
         }
-        let id = state.withLockedValue { state -> Int in
-            state.nextID += 1
-            return state.nextID
-        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
                     if deadline <= state.now {
                         continuation.resume()
+                        return []
+                    }
+                    // Cancelled before this lock was taken: the cancel handler found nothing to
+                    // remove, so the sleep must not begin (it would wait for the clock).
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
                         return []
                     }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -110,7 +119,12 @@ public final class ManualClock: Clock, Sendable {
                 for watcher in woken { watcher.resume() }
             }
         } onCancel: {
-            state.withLockedValue { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+            let (removed, woken) = state.withLockedValue { state in
+                let removed = state.sleepers.removeValue(forKey: id)
+                return (removed, removed == nil ? [] : Self.satisfiedWatchers(&state))
+            }
+            removed?.continuation.resume(throwing: CancellationError())
+            for watcher in woken { watcher.resume() }
         }
     }
 
@@ -128,10 +142,14 @@ public final class ManualClock: Clock, Sendable {
 
     /// Returns once the pending sleeps (as offsets from time zero) satisfy `predicate`.
     public func waitForSleeps(_ predicate: @escaping @Sendable ([Duration]) -> Bool) async {
-        let check: @Sendable ([Instant]) -> Bool = { predicate($0.map(\.offset)) }
+        await watch { deadlines, _ in predicate(deadlines.map(\.offset)) }
+    }
+
+    /// Returns once the pending sleeps' deadlines and the number of sleeps begun satisfy `check`.
+    private func watch(_ check: @escaping @Sendable ([Instant], Int) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLockedValue { state -> Bool in
-                if check(state.sleepers.values.map(\.deadline)) { return true }
+                if check(state.sleepers.values.map(\.deadline), state.nextID) { return true }
                 state.watchers.append((check, continuation))
                 return false
             }
@@ -146,9 +164,10 @@ public final class ManualClock: Clock, Sendable {
 
     private static func satisfiedWatchers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
         let deadlines = state.sleepers.values.map(\.deadline)
+        let begun = state.nextID
         var woken: [CheckedContinuation<Void, Never>] = []
         state.watchers.removeAll { watcher in
-            guard watcher.predicate(deadlines) else { return false }
+            guard watcher.predicate(deadlines, begun) else { return false }
             woken.append(watcher.continuation)
             return true
         }
@@ -158,5 +177,13 @@ public final class ManualClock: Clock, Sendable {
     /// Returns once at least `count` tasks are sleeping on this clock.
     public func waitForSleepers(_ count: Int = 1) async {
         await waitForSleeps { $0.count >= count }
+    }
+
+    /// Returns once `started` sleeps have begun since the clock was made and exactly `pending` of
+    /// them are still waiting: the others were woken or cancelled. A test that races work against
+    /// a timeout waits this way for the work to finish (cancelling its timeout) before it moves
+    /// the clock past the timeouts that should fire.
+    public func waitForSleeps(started: Int, pending: Int) async {
+        await watch { deadlines, begun in begun >= started && deadlines.count == pending }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct BM25Tests {
     /// A small corpus where the right answer to each query is obvious to a person.
-    static let corpus = Corpus(documents: [
+    static let corpus = try! Corpus(documents: [
         page("retry.md", "Retrying requests", "Retry failed requests with exponential backoff. Add jitter to the backoff."),
         page("sse.md", "Server-Sent Events", "The server streams events over HTTP. Each event has an id."),
         page("websocket.md", "WebSockets", "A WebSocket is a two-way connection. The server and the client both send frames."),
@@ -31,28 +31,34 @@ import Testing
     }
 
     @Test func rareTermsWeighMoreThanCommonOnes() {
-        let index = Self.corpus.index
+        let corpus = Self.corpus
         // "server" is in three of four passages, "jitter" in one.
-        #expect(index.documentFrequency(of: "server") == 3)
-        #expect(index.idf(of: "jitter") > index.idf(of: "server"))
-        #expect(index.idf(of: "server") > 0)
-        #expect(index.idf(of: "absent") == 0)
+        #expect(corpus.documentFrequency(ofWord: "server") == 3)
+        #expect(corpus.idf(ofWord: "jitter") > corpus.idf(ofWord: "server"))
+        #expect(corpus.idf(ofWord: "server") > 0)
+        #expect(corpus.idf(ofWord: "absent") == 0)
         // So a query with both ranks the passage with the rare term first.
         #expect(Self.corpus.search("server jitter", limit: 1).first?.document.path == "retry.md")
     }
 
-    @Test func repeatedTermsSaturate() {
-        let index = BM25Index(passages: [["a", "x"], ["a", "a", "a", "a", "a", "a", "a", "a"], ["b"], ["c"]])
-        let scores = index.scores(for: ["a": 1])
-        // Eight occurrences score higher than one, but far less than eight times as much.
-        #expect(scores[1]! > scores[0]!)
-        #expect(scores[1]! < 2 * scores[0]!)
+    /// Documents of one passage each, and a few without the searched word so that its IDF counts.
+    static func corpus(_ texts: [String]) throws -> Corpus {
+        let fillers = (0..<6).map { "unrelated words number \($0)" }
+        return try Corpus(
+            documents: (texts + fillers).enumerated().map { Document(collection: "c", path: "\($0).txt", text: $1) })
     }
 
-    @Test func longerPassagesAreNormalised() {
-        let index = BM25Index(passages: [["a", "b"], ["a"] + Array(repeating: "filler", count: 30), ["c"]])
-        let scores = index.scores(for: ["a": 1])
-        #expect(scores[0]! > scores[1]!)
+    @Test func repeatedTermsSaturate() throws {
+        let corpus = try Self.corpus(["alpha xray", "alpha alpha alpha alpha alpha alpha alpha alpha"])
+        let scores = Dictionary(uniqueKeysWithValues: corpus.search("alpha", limit: 5).map { ($0.document.path, $0.score) })
+        // Eight occurrences score higher than one, but far less than eight times as much.
+        #expect(scores["1.txt"]! > scores["0.txt"]!)
+        #expect(scores["1.txt"]! < 2 * scores["0.txt"]!)
+    }
+
+    @Test func longerPassagesAreNormalised() throws {
+        let corpus = try Self.corpus(["alpha bravo", "alpha " + Array(repeating: "filler", count: 30).joined(separator: " ")])
+        #expect(corpus.search("alpha", limit: 5).map(\.document.path) == ["0.txt", "1.txt"])
     }
 
     @Test func resultsAreSortedLimitedAndPositive() {

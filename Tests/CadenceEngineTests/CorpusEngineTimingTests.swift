@@ -65,7 +65,10 @@ import Testing
             Document(collection: "short", path: "ab\(index).md", text: "# Alpha beta\n\nAlpha beta alpha beta.")
         }
         documents.append(Document(collection: "long", path: "g.md", text: "# Notes\n\n\(filler) Gamma appears once."))
-        let engine = CorpusEngine(corpus: Corpus(documents: documents), tokenDelay: .zero, stageDelay: .zero)
+        // FTS5's BM25 gives a term in more than half of the passages an IDF of about zero, so alpha
+        // and beta need unrelated passages beside them to count at all.
+        documents += (1...10).map { Document(collection: "other", path: "o\($0).md", text: "# Other \($0)\n\nUnrelated text.") }
+        let engine = CorpusEngine(corpus: try Corpus(documents: documents), tokenDelay: .zero, stageDelay: .zero)
         let run = try await AnswerRun(engine, "alpha beta gamma")
 
         let reflections = run.events.compactMap { event -> (String?, Bool?)? in

@@ -7,7 +7,7 @@ import Testing
 /// Every query on every source at once, each cut off on the clock.
 @Suite("Search fanout")
 struct SearchFanoutTests {
-    let corpus = Corpus(documents: [
+    let corpus = try! Corpus(documents: [
         Document(collection: "notes", path: "sse.md", text: "# Server-sent events\n\nServer-sent events push text to a page.")
     ])
 
@@ -23,7 +23,9 @@ struct SearchFanoutTests {
             timeout: .seconds(10), clock: clock)
         #expect(fanout.names == ["corpus", "searxng"])
         let search = Task { await fanout.search(["server-sent events", "push"], limit: 5, timeLeft: .seconds(30)) }
-        await clock.waitForSleepers(4)  // one timeout per (source, query)
+        // One timeout per (source, query) begins; the corpus's two end (cancelled) when its searches
+        // answer, and only then does the clock pass the ones still waiting for searxng.
+        await clock.waitForSleeps(started: 4, pending: 2)
         clock.advance(by: .seconds(10))
         let outcomes = await search.value
         #expect(outcomes.map(\.source) == ["corpus", "searxng"])

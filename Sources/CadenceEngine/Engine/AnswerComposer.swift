@@ -122,9 +122,9 @@ struct AnswerComposer: Sendable {
         var weights: [String: Double] = [:]
         var counts: [String: Int] = [:]
         for (passage, strength) in top {
-            for stem in corpus.passageTerms[passage].keys where plan.focus[stem] == nil {
-                weights[stem, default: 0] += corpus.index.idf(of: stem) * strength
-                counts[stem, default: 0] += 1
+            for term in corpus.terms(ofPassage: passage) where plan.focus[term.stem] == nil {
+                weights[term.stem, default: 0] += corpus.idf(ofWord: term.word) * strength
+                counts[term.stem, default: 0] += 1
             }
         }
         return weights.filter { counts[$0.key]! >= 2 }
@@ -196,7 +196,8 @@ struct AnswerComposer: Sendable {
 
     /// The weight of a stem in the question: its query weight times its IDF (0 if not asked about).
     func weight(of stem: String) -> Double {
-        (plan.focus[stem] ?? 0) * corpus.index.idf(of: stem)
+        guard let focus = plan.focus[stem] else { return 0 }
+        return focus * corpus.idf(ofWord: plan.words[stem] ?? stem)
     }
 
     /// Whether a sentence holds something that reads as a citation, such as "`[3]`": quoting it

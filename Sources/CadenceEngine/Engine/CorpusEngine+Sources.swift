@@ -29,8 +29,8 @@ extension CorpusEngine {
 
     /// What the sources found, ranked for every round's queries as the corpus's own passages are:
     /// the first round's at full weight, later rounds' at 0.6.
-    static func rank(_ corpus: Corpus, asked: [[PlannedQuery]]) -> Retrieval {
-        var retrieval = Retrieval(corpus: corpus)
+    static func rank(_ corpus: Corpus, asked: [[PlannedQuery]], words: [String: String]) -> Retrieval {
+        var retrieval = Retrieval(corpus: corpus, words: words)
         for (round, queries) in asked.enumerated() {
             for collection in corpus.collections {
                 _ = retrieval.search(queries, in: collection, weight: round == 0 ? 1 : 0.6)

@@ -85,7 +85,7 @@ public struct CorpusEngine: AnswerEngine {
         try await emitter.stage(
             .planningComplete(message: planSummary(plan), queries: plan.queries.map(\.text)), pause: false)
 
-        var retrieval = Retrieval(corpus: corpus)
+        var retrieval = Retrieval(corpus: corpus, words: plan.words)
         var found = FoundPassages()
         var asked: [[PlannedQuery]] = []
         var queries = plan.queries
@@ -103,7 +103,9 @@ public struct CorpusEngine: AnswerEngine {
                 let started = now()
                 try await search(sources, queries, found: &found, emitter: emitter)
                 stopwatch.add("search_ms", now() - started)
-                retrieval = stopwatch.measure("search_ms") { Self.rank(found.corpus, asked: asked) }
+                retrieval = try stopwatch.measure("search_ms") { () throws(CorpusError) -> Retrieval in
+                    Self.rank(try found.corpus, asked: asked, words: plan.words)
+                }
             }
             for collection in corpus.collections where sources == nil {
                 try await emitter.stage(.searching(source: collection))
@@ -205,10 +207,10 @@ struct Emitter: Sendable {
 struct Stopwatch {
     private(set) var totals: [String: Duration] = [:]
 
-    mutating func measure<T>(_ key: String, _ work: () -> T) -> T {
+    mutating func measure<T, E: Error>(_ key: String, _ work: () throws(E) -> T) throws(E) -> T {
         let start = ContinuousClock.now
         defer { totals[key, default: .zero] += start.duration(to: .now) }
-        return work()
+        return try work()
     }
 
     mutating func add(_ key: String, _ duration: Duration) {

@@ -51,12 +51,14 @@ struct FoundPassages: Sendable {
         return added
     }
 
-    /// The passages as documents, one collection per source, to rank and quote.
+    /// The passages as documents, one collection per source, to rank and quote (in an in-memory index).
     var corpus: Corpus {
-        Corpus(
+        get throws(CorpusError) {
+            try Corpus(
             documents: passages.map { source, passage in
                 Document(collection: source, path: passage.url, text: passage.text, title: passage.title, url: passage.url)
             })
+        }
     }
 
     /// `source` with the details of the passage it was made from (matched by URL; a source's URL

@@ -16,8 +16,12 @@ struct Retrieval: Sendable {
     /// How many of the best passages must cover the question's terms.
     static let coverageDepth = 5
 
-    init(corpus: Corpus) {
+    /// A word for each stem the plan knows, since the index stems words its own way.
+    let words: [String: String]
+
+    init(corpus: Corpus, words: [String: String] = [:]) {
         self.corpus = corpus
+        self.words = words
     }
 
     /// Runs `queries` within one collection and folds the results in; returns how many
@@ -25,7 +29,10 @@ struct Retrieval: Sendable {
     mutating func search(_ queries: [PlannedQuery], in collection: String, weight: Double) -> Int {
         var found = Set<Int>()
         for query in queries {
-            for hit in corpus.search(query.weights, in: collection, limit: Self.limitPerQuery) {
+            // The index is asked for words, not stems: the query's own words where it has them.
+            var words = self.words
+            for term in Tokenizer.terms(in: query.text) where words[term.stem] == nil { words[term.stem] = term.word }
+            for hit in corpus.search(query.weights, words: words, in: collection, limit: Self.limitPerQuery) {
                 scores[hit.passageIndex, default: 0] += hit.score * weight
                 found.insert(hit.passageIndex)
             }
@@ -64,11 +71,11 @@ struct Retrieval: Sendable {
                 nextQueries: [])
         }
         let top = ranked.prefix(Self.coverageDepth).map(\.passage)
-        let seen = top.reduce(into: Set<String>()) { $0.formUnion(corpus.passageTerms[$1].keys) }
+        let seen = top.reduce(into: Set<String>()) { $0.formUnion(corpus.terms(ofPassage: $1).map(\.stem)) }
         let covered = wanted.filter(seen.contains)
         let missing = wanted.filter { !seen.contains($0) }
-        let searchable = missing.filter { corpus.index.documentFrequency(of: $0) > 0 }
-        let absent = missing.filter { corpus.index.documentFrequency(of: $0) == 0 }
+        let searchable = missing.filter { corpus.documentFrequency(ofWord: plan.words[$0] ?? $0) > 0 }
+        let absent = missing.filter { corpus.documentFrequency(ofWord: plan.words[$0] ?? $0) == 0 }
         let sufficient = !covered.isEmpty && covered.count * 3 >= wanted.count * 2
 
         var message: String
@@ -91,8 +98,8 @@ struct Retrieval: Sendable {
             let related = expansionTerms(from: top, excluding: Set(plan.focus.keys))
             if !related.isEmpty {
                 var weights = plan.focus
-                for stem in related { weights[stem] = 0.4 }
-                let text = plan.focusStems.map { plan.words[$0] ?? $0 } + related.map { corpus.words[$0] ?? $0 }
+                for term in related { weights[term.stem] = 0.4 }
+                let text = plan.focusStems.map { plan.words[$0] ?? $0 } + related.map(\.word)
                 next.append(PlannedQuery(text: text.joined(separator: " "), weights: weights))
             }
             message += " Searching again for \(plan.list(searchable)) with related terms."
@@ -103,16 +110,18 @@ struct Retrieval: Sendable {
 
     /// Pseudo-relevance feedback: the stems that the best passages share and that are rare in
     /// the corpus as a whole.
-    private func expansionTerms(from top: [Int], excluding: Set<String>, count: Int = 3) -> [String] {
+    private func expansionTerms(from top: [Int], excluding: Set<String>, count: Int = 3) -> [Term] {
         var weight: [String: Double] = [:]
+        var words: [String: String] = [:]
         for passage in top.prefix(3) {
-            for stem in corpus.passageTerms[passage].keys where !excluding.contains(stem) {
-                weight[stem, default: 0] += corpus.index.idf(of: stem)
+            for term in corpus.terms(ofPassage: passage) where !excluding.contains(term.stem) {
+                if words[term.stem] == nil { words[term.stem] = term.word }
+                weight[term.stem, default: 0] += corpus.idf(ofWord: words[term.stem]!)
             }
         }
         let limit = max(2, corpus.passageCount / 4)
-        return weight.filter { corpus.index.documentFrequency(of: $0.key) <= limit && $0.key.count > 2 }
+        return weight.filter { corpus.documentFrequency(ofWord: words[$0.key]!) <= limit && $0.key.count > 2 }
             .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            .prefix(count).map(\.key)
+            .prefix(count).map { Term(word: words[$0.key]!, stem: $0.key) }
     }
 }

@@ -1,11 +1,12 @@
 public import Foundation
 
 extension Corpus {
-    /// The file extensions a corpus folder is read for (compared case-insensitively).
-    public static let fileExtensions: Set<String> = ["md", "markdown", "txt"]
+    /// The file extensions a corpus folder is read for (compared case-insensitively). HTML files
+    /// are indexed by their readable text.
+    public static let fileExtensions: Set<String> = ["md", "markdown", "txt", "html", "htm"]
 
     /// The corpus that ships with Cadence: documents about Cadence itself, streaming protocols
-    /// and search. Its URLs read `cadence://corpus/<collection>/<file>#<section>`.
+    /// and search, indexed in memory. Its URLs read `cadence://corpus/<collection>/<file>#<section>`.
     ///
     /// - Throws: ``CorpusError`` with code `.missingBundle` if the resources were not installed.
     public static func bundled() throws(CorpusError) -> Corpus {
@@ -14,77 +15,43 @@ extension Corpus {
                 .missingBundle, path: Bundle.module.bundlePath,
                 message: "the bundled corpus is missing; rebuild Cadence so its resources are copied")
         }
-        return Corpus(documents: try loadDocuments(from: folder, rootCollection: "cadence", fileURLs: false))
+        let root = folder.standardizedFileURL
+        var documents: [Document] = []
+        for file in try CorpusIndex.scan(root).sorted(by: { Self.folderOrder($0.subpath, $1.subpath) }) {
+            documents.append(try CorpusIndex.readDocument(file.subpath, in: root, rootCollection: "cadence", fileURL: false))
+        }
+        return try Corpus(documents: documents)
     }
 
-    /// Reads every `.md`, `.markdown` and `.txt` file under `directory`, recursively.
+    /// Indexes every `.md`, `.markdown`, `.txt`, `.html` and `.htm` file under `directory`,
+    /// recursively, into the index file at `indexPath` (or into memory when it is nil), and
+    /// searches that index.
     ///
     /// Each top-level subfolder is a collection (`notes/streaming/sse.md` belongs to `streaming`);
     /// files directly in `directory` belong to a collection named after it. Hidden files and
-    /// folders are skipped. Source URLs are `file://` URLs of the files.
+    /// folders are skipped. Source URLs are `file://` URLs of the files. An index file kept from
+    /// an earlier start is updated: only new files and files whose size or modification time
+    /// changed are read, and documents whose file is gone are dropped.
     ///
     /// ```swift
-    /// let corpus = try Corpus(directory: URL(fileURLWithPath: "/home/me/notes"))
+    /// let corpus = try Corpus(directory: URL(fileURLWithPath: "/home/me/notes"), indexPath: "/tmp/notes.sqlite")
     /// ```
     ///
     /// - Throws: ``CorpusError`` naming the path when it is missing, not a folder, unreadable,
-    ///   or holds no document with any text.
-    public init(directory: URL) throws(CorpusError) {
-        let root = directory.standardizedFileURL
-        self.init(documents: try Self.loadDocuments(from: root, rootCollection: root.lastPathComponent, fileURLs: true))
+    ///   or holds no document with any text; with code `.index` when the index cannot be written.
+    public init(directory: URL, indexPath: String? = nil) throws(CorpusError) {
+        let index: CorpusIndex
+        if let indexPath { index = try CorpusIndex(path: indexPath) } else { index = try CorpusIndex() }
+        try index.update(from: directory)
+        try self.init(index: index)
         guard passageCount > 0 else {
-            throw CorpusError(.empty, path: root.path, message: "its documents contain no text to search")
+            throw CorpusError(
+                .empty, path: directory.standardizedFileURL.path, message: "its documents contain no text to search")
         }
     }
 
-    private static func loadDocuments(
-        from root: URL, rootCollection: String, fileURLs: Bool
-    ) throws(CorpusError)
-        -> [Document]
-    {
-        let manager = FileManager.default
-        let rootPath = root.path
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: rootPath, isDirectory: &isDirectory) else {
-            throw CorpusError(.notFound, path: rootPath, message: "no such folder")
-        }
-        guard isDirectory.boolValue else {
-            throw CorpusError(.notADirectory, path: rootPath, message: "it is a file; pass the folder that contains it")
-        }
-        let subpaths: [String]
-        do {
-            subpaths = try manager.subpathsOfDirectory(atPath: rootPath)
-        } catch {
-            throw CorpusError(.unreadable, path: rootPath, message: "the folder cannot be listed (\(error))")
-        }
-        var documents: [Document] = []
-        // Files directly in the folder first, then each subfolder (collection) in name order.
-        let ordered = subpaths.sorted { ($0.contains("/") ? 1 : 0, $0) < ($1.contains("/") ? 1 : 0, $1) }
-        for subpath in ordered {
-            let components = subpath.split(separator: "/").map(String.init)
-            guard let name = components.last, !components.contains(where: { $0.hasPrefix(".") }),
-                let dot = name.lastIndex(of: "."), fileExtensions.contains(name[name.index(after: dot)...].lowercased())
-            else { continue }
-            let file = root.appendingPathComponent(subpath)
-            var isFolder: ObjCBool = false
-            guard manager.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            guard let data = manager.contents(atPath: file.path) else {
-                throw CorpusError(
-                    .unreadable, path: file.path, message: "the file cannot be read; check its permissions")
-            }
-            let inSubfolder = components.count > 1
-            documents.append(
-                Document(
-                    collection: inSubfolder ? components[0] : rootCollection,
-                    path: inSubfolder ? components.dropFirst().joined(separator: "/") : subpath,
-                    text: String(decoding: data, as: UTF8.self),
-                    url: fileURLs ? file.absoluteString : nil))
-        }
-        guard !documents.isEmpty else {
-            throw CorpusError(
-                .empty, path: rootPath,
-                message: "it holds no .md, .markdown or .txt files; add some, or point at another folder")
-        }
-        return documents
+    /// Files directly in the folder first, then each subfolder (collection) by path.
+    static func folderOrder(_ left: String, _ right: String) -> Bool {
+        (left.contains("/") ? 1 : 0, left) < (right.contains("/") ? 1 : 0, right)
     }
 }

@@ -1,11 +1,15 @@
-/// An in-memory, indexed collection of documents, searched with BM25 over passages.
+import Foundation
+
+/// A collection of documents searched through a ``CorpusIndex`` (SQLite FTS5, ranked with BM25)
+/// over passages.
 ///
 /// Documents are split into passages of about a paragraph or two (never across a section
-/// heading), each indexed with its document's title and its section heading. Text is
-/// lowercased, split on non-alphanumerics, stripped of stop words and lightly stemmed.
+/// heading), each indexed with its document's title and its section heading. The index stems
+/// words (Porter) and folds diacritics; queries are split into words, stop words dropped, and
+/// each word quoted, so no query text is read as FTS5 syntax.
 ///
 /// ```swift
-/// let corpus = try Corpus.bundled()   // or try Corpus(directory: URL(fileURLWithPath: "notes"))
+/// let corpus = try Corpus.bundled()   // or try Corpus(directory: URL(fileURLWithPath: "notes"), indexPath: "notes.sqlite")
 /// for hit in corpus.search("How does Cadence resume a stream?", limit: 3) {
 ///     print(hit.document.title, hit.heading ?? "", hit.score)
 /// }
@@ -15,33 +19,36 @@ public struct Corpus: Sendable {
     public let documents: [Document]
     /// The collection names, in the order their first document appears.
     public let collections: [String]
+    /// The index the passages are searched in.
+    public let index: CorpusIndex
     let passages: [Passage]
-    let index: BM25Index
-    /// Each passage's stems with their frequencies, indexed by passage.
-    let passageTerms: [[String: Int]]
-    /// The first word seen for each stem, to show stems to people ("resum" → "resume").
-    let words: [String: String]
+    /// The passage of each rowid in the index.
+    private let passagePositions: [Int64: Int]
 
-    /// Indexes `documents`.
-    public init(documents: [Document]) {
+    /// Indexes `documents` in memory.
+    ///
+    /// - Throws: ``CorpusError`` with code `.index` if an index in memory cannot be made.
+    public init(documents: [Document]) throws(CorpusError) {
+        let index = try CorpusIndex()
+        try index.replace(with: documents)
+        try self.init(index: index)
+    }
+
+    /// The documents and passages `index` holds, searched in it.
+    ///
+    /// - Throws: ``CorpusError`` with code `.index` if the index cannot be read.
+    public init(index: CorpusIndex) throws(CorpusError) {
+        let (documents, passages, ids) = try index.load()
+        self.index = index
         self.documents = documents
         var collections: [String] = []
-        for document in documents where !collections.contains(document.collection) {
+        var seen = Set<String>()
+        for document in documents where seen.insert(document.collection).inserted {
             collections.append(document.collection)
         }
         self.collections = collections
-        passages = documents.enumerated().flatMap { index, document in Passage.split(document, documentIndex: index) }
-        var words: [String: String] = [:]
-        passageTerms = passages.map { passage in
-            var frequencies: [String: Int] = [:]
-            for term in passage.indexedTerms(title: documents[passage.documentIndex].title) {
-                frequencies[term.stem, default: 0] += 1
-                if frequencies[term.stem] == 1 && words[term.stem] == nil { words[term.stem] = term.word }
-            }
-            return frequencies
-        }
-        index = BM25Index(frequencies: passageTerms)
-        self.words = words
+        self.passages = passages
+        passagePositions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
     }
 
     /// The number of passages the documents were split into.
@@ -49,30 +56,105 @@ public struct Corpus: Sendable {
 
     /// The `limit` best passages for `query`, best first. Passages that match no query term are
     /// never returned, so a query of only stop words, or of words the corpus lacks, returns `[]`.
+    /// Only the first 64 distinct words of a query are searched for.
     public func search(_ query: String, limit: Int) -> [SearchHit] {
         var weights: [String: Double] = [:]
-        for stem in Tokenizer.stems(in: query) { weights[stem] = 1 }
-        return search(weights, in: nil, limit: limit)
-    }
-
-    /// The best passages for a weighted set of stems, optionally within one collection.
-    func search(_ query: [String: Double], in collection: String?, limit: Int) -> [SearchHit] {
-        guard limit > 0 else { return [] }
-        var scored = index.scores(for: query).filter { $0.value > 0 }
-        if let collection {
-            scored = scored.filter { documents[passages[$0.key].documentIndex].collection == collection }
+        var words: [String: String] = [:]
+        for term in Tokenizer.terms(in: query) where weights[term.stem] == nil {
+            weights[term.stem] = 1
+            words[term.stem] = term.word
         }
-        return scored.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            .prefix(limit)
-            .map { hit(passage: $0.key, score: $0.value) }
+        return search(weights, words: words, in: nil, limit: limit)
     }
 
-    /// A search hit for passage `passage` with the given score.
-    func hit(passage passageIndex: Int, score: Double) -> SearchHit {
+    /// The best passages for a weighted set of stems, optionally within one collection. `words`
+    /// gives a word for each stem, which is what the index is asked for (it stems words its own
+    /// way); a stem without one is searched as written.
+    ///
+    /// FTS5 weighs the terms of one query alike, so each group of stems of the same weight is one
+    /// query, and a passage's score is the weighted sum of its groups' scores (BM25 is a sum over
+    /// terms). With one weight, as in most queries, that is exactly the `limit` best; with several,
+    /// the sum is taken over each group's `limit × 10` best.
+    func search(
+        _ query: [String: Double], words: [String: String], in collection: String?, limit: Int
+    ) -> [SearchHit] {
+        guard limit > 0 else { return [] }
+        let groups = Dictionary(grouping: query.filter { $0.value > 0 }, by: \.value)
+        var scores: [Int: Double] = [:]
+        var snippets: [Int: String] = [:]
+        // Groups from the heaviest, so that a passage's snippet shows the words that weigh most.
+        for (weight, stems) in groups.sorted(by: { $0.key > $1.key }) {
+            let terms = stems.map(\.key).sorted().map { words[$0] ?? $0 }
+            guard let matches = matches(anyOf: terms, in: collection, limit: groups.count == 1 ? limit : limit * 10)
+            else { continue }
+            for match in matches {
+                guard let position = passagePositions[match.id] else { continue }
+                scores[position, default: 0] += match.score * weight
+                if snippets[position] == nil { snippets[position] = match.snippet }
+            }
+        }
+        return scores.filter { $0.value > 0 }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(limit)
+            .map { hit(passage: $0.key, score: $0.value, snippet: snippets[$0.key] ?? "") }
+    }
+
+    /// The index's best `limit` matches for any of `terms`, searched for the informative ones first.
+    ///
+    /// FTS5's `bm25()` gives a word in at least half of the passages an IDF of 10⁻⁶, so it changes
+    /// no ranking, yet scoring every passage it is in is most of a query's time. So when a query
+    /// has other words, those are searched alone, and the whole query only when they match fewer
+    /// than `limit` passages (then the common words' passages fill the list, as before). Scores
+    /// differ from the whole query's by at most a few millionths.
+    private func matches(
+        anyOf terms: [String], in collection: String?, limit: Int
+    ) -> [(id: Int64, score: Double, snippet: String)]? {
+        let informative = terms.prefix(CorpusIndex.maximumQueryWords).filter {
+            documentFrequency(ofWord: $0) * 2 < passageCount
+        }
+        if !informative.isEmpty, informative.count < terms.count,
+            let expression = CorpusIndex.matchExpression(anyOf: informative),
+            let matches = try? index.matches(expression, in: collection, limit: limit), matches.count == limit
+        {
+            return matches
+        }
+        guard let expression = CorpusIndex.matchExpression(anyOf: terms) else { return nil }
+        return try? index.matches(expression, in: collection, limit: limit)
+    }
+
+    /// How many passages contain `word`.
+    func documentFrequency(ofWord word: String) -> Int {
+        index.documentFrequency(ofWord: word)
+    }
+
+    /// The inverse document frequency of `word`, `ln(1 + (N − df + 0.5) / (df + 0.5))`, which
+    /// stays positive for common words; 0 for a word no passage contains.
+    func idf(ofWord word: String) -> Double {
+        let df = documentFrequency(ofWord: word)
+        guard df > 0 else { return 0 }
+        let n = Double(passageCount)
+        return log(1 + (n - Double(df) + 0.5) / (Double(df) + 0.5))
+    }
+
+    /// The distinct terms of a passage, with its document's title and its heading, in order of
+    /// first appearance.
+    func terms(ofPassage passageIndex: Int) -> [Term] {
+        var seen = Set<String>()
+        return indexedTerms(ofPassage: passageIndex).filter { seen.insert($0.stem).inserted }
+    }
+
+    /// Every term of a passage, repeats kept: its document's title, its heading and its text.
+    package func indexedTerms(ofPassage passageIndex: Int) -> [Term] {
+        let passage = passages[passageIndex]
+        return passage.indexedTerms(title: documents[passage.documentIndex].title)
+    }
+
+    /// A search hit for passage `passage` with the given score and snippet.
+    func hit(passage passageIndex: Int, score: Double, snippet: String = "") -> SearchHit {
         let passage = passages[passageIndex]
         let document = documents[passage.documentIndex]
         return SearchHit(
-            document: document, heading: passage.heading, text: passage.text,
+            document: document, heading: passage.heading, text: passage.text, snippet: snippet,
             url: document.url + (passage.anchor.map { "#" + $0 } ?? ""), score: score, passageIndex: passageIndex)
     }
 }

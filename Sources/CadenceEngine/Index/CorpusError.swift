@@ -32,5 +32,7 @@ public struct CorpusError: Error, Sendable, Hashable, CustomStringConvertible {
         case empty
         /// The corpus that ships with Cadence is missing from the bundle.
         case missingBundle
+        /// The index file cannot be opened, read or written (the path is the index's).
+        case index
     }
 }

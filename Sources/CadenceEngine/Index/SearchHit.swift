@@ -12,6 +12,9 @@ public struct SearchHit: Sendable, Hashable {
     public var heading: String?
     /// The passage's text, blocks separated by blank lines.
     public var text: String
+    /// FTS5's `snippet()` of the passage's text: a few dozen words around the query words it
+    /// matched, cut with `…`; empty for a hit that did not come from a search.
+    public var snippet: String
     /// The document's URL with the section's anchor, such as `cadence://corpus/cadence/resume.md#last-event-id`.
     public var url: String
     /// The BM25 score; higher is more relevant, and only positive scores are returned.

@@ -14,6 +14,9 @@ struct ResearchOptions: ParsableArguments {
     @Option(name: .long, help: "A folder of markdown and text files to answer from, instead of the built-in corpus.")
     var corpus: String?
 
+    @Option(name: .long, help: "With --corpus: the SQLite full-text index file kept for that folder (default: a file per folder in Cadence's data folder, beside the history).")
+    var index: String?
+
     @Option(name: .long, help: "With a model: the most search rounds (the model may stop earlier).")
     var maxRounds: Int = 3
 
@@ -50,9 +53,26 @@ struct ResearchOptions: ParsableArguments {
         if maxRounds < 1 { throw ValidationError("--max-rounds must be at least 1") }
     }
 
-    /// The documents to search: `--corpus DIR`, or the built-in corpus.
+    /// The documents to search: `--corpus DIR` through its index file (`--index`, or the default
+    /// one for that folder), or the built-in corpus.
     func loadCorpus() throws -> Corpus {
-        try corpus.map { try Corpus(directory: URL(fileURLWithPath: $0)) } ?? Corpus.bundled()
+        guard let corpus else { return try Corpus.bundled() }
+        let folder = URL(fileURLWithPath: corpus)
+        return try Corpus(directory: folder, indexPath: index ?? Self.defaultIndexPath(for: folder))
+    }
+
+    /// `corpus-<folder name>-<hash of its path>.sqlite` in the folder that holds the history, so
+    /// that each corpus folder keeps its own index.
+    static func defaultIndexPath(for folder: URL) -> String {
+        let path = folder.standardizedFileURL.path
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher
+        for byte in path.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let name = folder.standardizedFileURL.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" }
+        let file = "corpus-\(name.prefix(40))-\(String(hash, radix: 16)).sqlite"
+        return URL(fileURLWithPath: SQLiteConversationStore.defaultPath()).deletingLastPathComponent()
+            .appendingPathComponent(file).path
     }
 
     /// The `--search` sources, checked: known names, a base URL where one is needed, the API keys
