@@ -40,15 +40,13 @@ public struct ChatEngine: AnswerEngine {
     }
 
     public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: ResearchEvent.Kind.self, throwing: (any Error).self)
+        .producing { [self] emit in try await produce(request, emit: emit) }
+    }
+
+    public func produce(_ request: AnswerRequest, emit: (ResearchEvent.Kind) -> Bool) async throws {
         let machine = ChatMachine(
             request: request, configuration: configuration, model: client.provider.model, random: makeRandom())
-        let timer = makeTimer()
-        let driver = Task { [self] in
-            await ChatDriver.run(machine, engine: self, timer: timer, events: continuation)
-        }
-        continuation.onTermination = { _ in driver.cancel() }
-        return events
+        await ChatDriver.run(machine, engine: self, timer: makeTimer(), emit: emit)
     }
 
     public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine {
@@ -76,7 +74,7 @@ public struct ChatEngine: AnswerEngine {
 enum ChatDriver {
     static func run(
         _ initial: ChatMachine, engine: ChatEngine, timer: DeadlineTimer,
-        events: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
+        emit: (ResearchEvent.Kind) -> Bool
     ) async {
         var machine = initial
         let loop = DriverLoop<ResearchDriver.Delivery>(timer: timer)
@@ -84,10 +82,7 @@ enum ChatDriver {
         let options = ModelRequestOptions(maxTokens: engine.configuration.maxOutputTokens)
         /// When the current model call was made, until its first token arrives.
         var callAwaitingFirstToken: Duration?
-        defer {
-            loop.end()
-            events.finish()
-        }
+        defer { loop.end() }
 
         /// Performs the machine's actions; returns false once the answer is over.
         func perform(_ actions: [ChatMachine.Action]) -> Bool {
@@ -95,7 +90,7 @@ enum ChatDriver {
                 if Task.isCancelled { return false }
                 switch action {
                 case .emit(let event):
-                    if case .terminated = events.yield(event) { return false }
+                    guard emit(event) else { return false }
                 case .finish:
                     return false
                 case .closeModelCall:

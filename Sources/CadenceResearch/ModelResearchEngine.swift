@@ -49,18 +49,16 @@ public struct ModelResearchEngine: AnswerEngine {
     }
 
     public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: ResearchEvent.Kind.self, throwing: (any Error).self)
+        .producing { [self] emit in try await produce(request, emit: emit) }
+    }
+
+    public func produce(_ request: AnswerRequest, emit: (ResearchEvent.Kind) -> Bool) async throws {
         var configuration = configuration
         if pages == nil { configuration.pagesPerRound = 0 }
         let machine = ResearchMachine(
             request: request, configuration: configuration, model: client.provider.model, searchSources: fanout.names,
             random: makeRandom())
-        let timer = makeTimer()
-        let driver = Task { [self] in
-            await ResearchDriver.run(machine, engine: self, timer: timer, events: continuation)
-        }
-        continuation.onTermination = { _ in driver.cancel() }
-        return events
+        await ResearchDriver.run(machine, engine: self, timer: makeTimer(), emit: emit)
     }
 
     public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine {
@@ -99,17 +97,14 @@ enum ResearchDriver {
 
     static func run(
         _ initial: ResearchMachine, engine: ModelResearchEngine, timer: DeadlineTimer,
-        events: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
+        emit: (ResearchEvent.Kind) -> Bool
     ) async {
         var machine = initial
         let loop = DriverLoop<Delivery>(timer: timer)
         let now = loop.now
         /// When the current model call was made, until its first token arrives.
         var callAwaitingFirstToken: Duration?
-        defer {
-            loop.end()
-            events.finish()
-        }
+        defer { loop.end() }
 
         /// Performs the machine's actions; returns false once the answer is over.
         func perform(_ actions: [ResearchMachine.Action]) -> Bool {
@@ -122,7 +117,7 @@ enum ResearchDriver {
                 index += 1
                 switch action {
                 case .emit(let event):
-                    if case .terminated = events.yield(event) { return false }
+                    guard emit(event) else { return false }
                 case .finish:
                     return false
                 case .closeModelCall:

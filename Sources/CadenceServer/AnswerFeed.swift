@@ -1,8 +1,11 @@
 import CadenceCore
-import NIOConcurrencyHelpers
 
 /// What one connection sends for an answer: its events after a cursor, as they are produced, with a
 /// keepalive whenever nothing was sent for a whole `keepAliveInterval`. Shared by SSE and WebSocket.
+///
+/// The items are read by the connection's own response loop, straight from the registry: a reader
+/// holds no task of its own, and its keepalive is a deadline of the read it waits in
+/// (``AnswerRegistry/read(_:after:quietFor:)``), not a timer of its own.
 struct AnswerFeed: Sendable {
     enum Item: Sendable {
         /// The events that were ready at once, oldest first (one, unless the reader fell behind or the
@@ -12,61 +15,52 @@ struct AnswerFeed: Sendable {
     }
 
     let registry: any AnswerRegistry
-    let clock: any Clock<Duration>
     let keepAliveInterval: Duration
 
     /// The items of answer `id` after sequence `after`. The sequence ends after the answer's last
     /// event, and throws if the answer is forgotten or the reader falls behind the replay log.
-    func items(of id: String, after: Int) -> AsyncThrowingStream<Item, any Error> {
-        items(of: id, after: after, clock: clock)
+    func items(of id: String, after: Int) -> Items {
+        Items(registry: registry, id: id, after: after, keepAliveInterval: keepAliveInterval)
     }
 
-    private func items<C: Clock<Duration>>(of id: String, after: Int, clock: C) -> AsyncThrowingStream<Item, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<Item, any Error>.makeStream()
-        let lastSent = NIOLockedValueBox(clock.now)
-        let interval = keepAliveInterval
-        let task = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    do {
-                        var cursor = after
-                        while true {
-                            let slice = try await registry.read(id, after: cursor)
-                            if !slice.events.isEmpty {
-                                continuation.yield(.events(slice.events))
-                                if let sequence = slice.events.last(where: { $0.event.sequence != nil })?.event.sequence {
-                                    cursor = sequence
-                                }
-                                lastSent.withLockedValue { $0 = clock.now }
-                            }
-                            if slice.finished && slice.events.isEmpty { break }
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
+    /// The items of one answer for one reader (``items(of:after:)``).
+    struct Items: AsyncSequence, Sendable {
+        typealias Element = Item
+
+        let registry: any AnswerRegistry
+        let id: String
+        let after: Int
+        let keepAliveInterval: Duration
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(items: self, cursor: after)
+        }
+
+        struct Iterator: AsyncIteratorProtocol {
+            let items: Items
+            /// The sequence of the last event handed out.
+            var cursor: Int
+            var ended = false
+
+            mutating func next() async throws -> Item? {
+                guard !ended else { return nil }
+                let slice: AnswerSlice
+                do {
+                    slice = try await items.registry.read(items.id, after: cursor, quietFor: items.keepAliveInterval)
+                } catch {
+                    ended = true
+                    throw error
                 }
-                group.addTask {
-                    // A keepalive whenever a whole interval has passed since anything was sent,
-                    // measured on the injected clock.
-                    var deadline = clock.now.advanced(by: interval)
-                    while !Task.isCancelled {
-                        do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-                        let quietUntil = lastSent.withLockedValue { $0 }.advanced(by: interval)
-                        if quietUntil <= clock.now {
-                            continuation.yield(.keepalive)
-                            lastSent.withLockedValue { $0 = clock.now }
-                            deadline = clock.now.advanced(by: interval)
-                        } else {
-                            deadline = quietUntil
-                        }
-                    }
+                if let sequence = slice.events.last(where: { $0.event.sequence != nil })?.event.sequence {
+                    cursor = sequence
                 }
-                await group.next()
-                group.cancelAll()
+                if !slice.events.isEmpty { return .events(slice.events) }
+                if slice.finished {
+                    ended = true
+                    return nil
+                }
+                return .keepalive
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 }

@@ -1,4 +1,5 @@
 import CadenceCore
+import NIOConcurrencyHelpers
 
 /// The replay logs of the answers this node holds, and the readers waiting on them.
 ///
@@ -6,13 +7,54 @@ import CadenceCore
 /// keeps them as mirrors of the events table, filled by the answer's owner directly and by one
 /// fetch per notification for answers owned elsewhere, so that a thousand readers of one answer
 /// cost one database read, not a thousand.
-actor AnswerLogs {
+///
+/// A lock guards them rather than an actor: an append and a read each take it for a few
+/// microseconds, and a woken reader goes on from wherever it was resumed instead of queueing for an
+/// executor that every answer's producer and reader share. A reader that waits holds no task of its
+/// own: its keepalive is a deadline (``read(_:after:quietFor:)``), and one alarm task, sleeping until
+/// the earliest deadline on the injected clock, wakes the readers that have been quiet long enough.
+final class AnswerLogs: Sendable {
     private struct Entry {
         /// Whose answer it is: anyone else is told it does not exist.
         var subject: String
         var log: ReplayLog
         var finished = false
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var waiters: [Int: Waiter] = [:]
+    }
+
+    /// A reader waiting for an answer to change, until `deadline` (on ``now``) if it has one.
+    private struct Waiter {
+        var continuation: CheckedContinuation<Void, Never>
+        var deadline: Duration?
+    }
+
+    /// The one sleeping task that wakes quiet readers: it rings at `target`.
+    private struct Alarm {
+        var target: Duration
+        var token: Int
+        var task: Task<Void, Never>
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Forgotten answers (the most recent 10,000, each with its subject: ``forgottenKey(_:_:)``),
+        /// so their subject's late resume gets 410 rather than 404.
+        var forgotten = RecentSet(capacity: 10_000)
+        var nextToken = 0
+        var alarm: Alarm?
+        var stopped = false
+
+        mutating func token() -> Int {
+            nextToken += 1
+            return nextToken
+        }
+
+        /// Removes every waiter of `id` and returns their continuations, to be resumed outside the lock.
+        mutating func takeWaiters(of id: String) -> [CheckedContinuation<Void, Never>] {
+            guard let waiters = entries[id]?.waiters, !waiters.isEmpty else { return [] }
+            entries[id]?.waiters = [:]
+            return waiters.values.map(\.continuation)
+        }
     }
 
     /// What became of events offered with their sequence numbers (``apply(_:finished:to:)``).
@@ -26,32 +68,32 @@ actor AnswerLogs {
     }
 
     let limits: ReplayLimits
-    /// The time since this node's logs started, on the injected clock: when each event was logged.
+    /// The time since this node's logs started, on the injected clock: when each event was logged,
+    /// and the scale of the readers' deadlines.
     private let now: @Sendable () -> Duration
-    private var entries: [String: Entry] = [:]
-    /// Forgotten answers (the most recent 10,000, each with its subject: ``forgottenKey(_:_:)``),
-    /// so their subject's late resume gets 410 rather than 404.
-    private var forgotten = RecentSet(capacity: 10_000)
-    private var nextWaiter = 0
-    private var stopped = false
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let state = NIOLockedValueBox(State())
 
     init<C: Clock<Duration>>(limits: ReplayLimits, clock: C) {
         self.limits = limits
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
+        self.sleep = { try await clock.sleep(for: $0) }
     }
 
     /// Starts an empty log for an answer of `subject`.
     func open(_ id: String, subject: String) {
-        guard !stopped, entries[id] == nil else { return }
-        entries[id] = Entry(subject: subject, log: ReplayLog(limits: limits))
+        state.withLockedValue { state in
+            guard !state.stopped, state.entries[id] == nil else { return }
+            state.entries[id] = Entry(subject: subject, log: ReplayLog(limits: limits))
+        }
     }
 
-    func contains(_ id: String) -> Bool { entries[id] != nil }
+    func contains(_ id: String) -> Bool { state.withLockedValue { $0.entries[id] != nil } }
 
     /// The sequence of the last event logged for `id`, and whether the answer has ended.
     func position(of id: String) -> (lastSequence: Int, finished: Bool)? {
-        entries[id].map { ($0.log.lastSequence, $0.finished) }
+        state.withLockedValue { state in state.entries[id].map { ($0.log.lastSequence, $0.finished) } }
     }
 
     /// Numbers and logs one event. Returns `false` (and logs nothing) if the answer has ended or
@@ -59,17 +101,29 @@ actor AnswerLogs {
     /// not part of the answer.
     @discardableResult
     func append(_ kind: ResearchEvent.Kind, to id: String) -> Bool {
-        guard entries[id]?.finished == false else { return false }
-        entries[id]?.log.append(kind, at: now())
-        wakeWaiters(of: id)
+        let at = now()
+        let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>]? in
+            guard state.entries[id]?.finished == false else { return nil }
+            state.entries[id]?.log.append(kind, at: at)
+            return state.takeWaiters(of: id)
+        }
+        guard let woken else { return false }
+        for waiter in woken { waiter.resume() }
         return true
     }
 
     /// Logs a terminal event and ends the answer in one step, so that nothing slips in between.
     /// Returns `false` if the answer had already ended.
     func end(_ id: String, with kind: ResearchEvent.Kind) -> Bool {
-        guard append(kind, to: id) else { return false }
-        finish(id)
+        let at = now()
+        let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>]? in
+            guard !state.stopped, state.entries[id]?.finished == false else { return nil }
+            state.entries[id]?.log.append(kind, at: at)
+            state.entries[id]?.finished = true
+            return state.takeWaiters(of: id)
+        }
+        guard let woken else { return false }
+        for waiter in woken { waiter.resume() }
         return true
     }
 
@@ -77,45 +131,57 @@ actor AnswerLogs {
     /// Events already logged are skipped, so the same events may be offered twice. With `finished`,
     /// the answer ends once every offered event is in.
     func apply(_ events: [(sequence: Int, kind: ResearchEvent.Kind)], finished: Bool, to id: String) -> Applied {
-        guard var entry = entries[id] else { return .missing }
-        var appended = false
-        for event in events where event.sequence > entry.log.lastSequence {
-            guard event.sequence == entry.log.lastSequence + 1, !entry.finished else {
-                if appended { entries[id] = entry; wakeWaiters(of: id) }
-                return .gap
+        let at = now()
+        let (applied, woken) = state.withLockedValue { state -> (Applied, [CheckedContinuation<Void, Never>]) in
+            guard var entry = state.entries[id] else { return (.missing, []) }
+            var appended = false
+            var result = Applied.applied
+            for event in events where event.sequence > entry.log.lastSequence {
+                guard event.sequence == entry.log.lastSequence + 1, !entry.finished else {
+                    result = .gap
+                    break
+                }
+                entry.log.append(event.kind, at: at)
+                appended = true
             }
-            entry.log.append(event.kind, at: now())
-            appended = true
+            let ends = result == .applied && finished && !state.stopped && !entry.finished
+            if ends { entry.finished = true }
+            state.entries[id] = entry
+            return (result, appended || ends ? state.takeWaiters(of: id) : [])
         }
-        entries[id] = entry
-        if appended { wakeWaiters(of: id) }
-        if finished { finish(id) }
-        return .applied
+        for waiter in woken { waiter.resume() }
+        return applied
     }
 
     /// Marks the answer ended: readers get the rest of its events, then the end.
     func finish(_ id: String) {
-        guard !stopped, entries[id]?.finished == false else { return }
-        entries[id]?.finished = true
-        wakeWaiters(of: id)
+        let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.stopped, state.entries[id]?.finished == false else { return [] }
+            state.entries[id]?.finished = true
+            return state.takeWaiters(of: id)
+        }
+        for waiter in woken { waiter.resume() }
     }
 
     /// Drops an answer's log, waking its readers. With `remembering`, a later lookup says the answer
     /// is gone (410) rather than unknown (404).
     func forget(_ id: String, remembering: Bool) {
-        guard let entry = entries.removeValue(forKey: id) else { return }
-        for waiter in entry.waiters.values { waiter.resume() }
-        if remembering { forgotten.insert(Self.forgottenKey(id, entry.subject)) }
+        let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            guard let entry = state.entries.removeValue(forKey: id) else { return [] }
+            if remembering { state.forgotten.insert(Self.forgottenKey(id, entry.subject)) }
+            return entry.waiters.values.map(\.continuation)
+        }
+        for waiter in woken { waiter.resume() }
     }
 
     /// The ids of logs no reader is waiting on.
     func idleAnswers() -> [String] {
-        entries.filter { $0.value.waiters.isEmpty }.map(\.key)
+        state.withLockedValue { state in state.entries.filter { $0.value.waiters.isEmpty }.map(\.key) }
     }
 
     /// The ids of answers not yet ended.
     func unfinishedAnswers() -> [String] {
-        entries.filter { !$0.value.finished }.map(\.key)
+        state.withLockedValue { state in state.entries.filter { !$0.value.finished }.map(\.key) }
     }
 
     /// Checks that `subject`'s answer is here, throwing 404 or 410 if not (its early events may be
@@ -123,12 +189,16 @@ actor AnswerLogs {
     /// exactly like an id that never existed. With no subject (a reader already admitted), a missing
     /// answer is gone.
     func requireKnown(_ id: String, subject: String?) throws {
-        if let entry = entries[id] {
-            guard let subject, entry.subject != subject else { return }
+        try state.withLockedValue { state in _ = try Self.known(id, subject: subject, in: state) }
+    }
+
+    private static func known(_ id: String, subject: String?, in state: State) throws -> Entry {
+        if let entry = state.entries[id] {
+            guard let subject, entry.subject != subject else { return entry }
             throw AnswerLookupError.unknown(id)
         }
         guard let subject else { throw AnswerLookupError.gone(id) }
-        throw forgotten.contains(Self.forgottenKey(id, subject)) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+        throw state.forgotten.contains(Self.forgottenKey(id, subject)) ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
     }
 
     private static func forgottenKey(_ id: String, _ subject: String) -> String {
@@ -140,40 +210,56 @@ actor AnswerLogs {
     /// `pastEndAllowed`: a mirror of a shared answer may lag behind its table, whose registry asks
     /// the table instead.
     func check(_ id: String, of subject: String, after sequence: Int, pastEndAllowed: Bool = false) throws {
-        _ = try entry(id, of: subject, after: sequence, pastEndAllowed: pastEndAllowed)
+        try state.withLockedValue { state in
+            _ = try Self.entry(id, of: subject, after: sequence, pastEndAllowed: pastEndAllowed, in: state)
+        }
     }
 
     /// The events after `sequence` that exist now, without waiting; refused past the end as in
     /// ``check(_:of:after:pastEndAllowed:)``. With no subject, whoever's answer it is.
     func snapshot(_ id: String, of subject: String?, after sequence: Int, pastEndAllowed: Bool = false) throws -> AnswerSlice {
-        let entry = try entry(id, of: subject, after: sequence, pastEndAllowed: pastEndAllowed)
-        return AnswerSlice(events: entry.log.events(after: sequence), finished: entry.finished)
+        try state.withLockedValue { state in
+            let entry = try Self.entry(id, of: subject, after: sequence, pastEndAllowed: pastEndAllowed, in: state)
+            return AnswerSlice(events: entry.log.events(after: sequence), finished: entry.finished)
+        }
     }
 
-    /// The events after `sequence`, waiting until there is at least one or the answer has ended. The
-    /// cursor was checked when the reader came (``check(_:of:after:pastEndAllowed:)``), so here it may
-    /// be ahead of a lagging mirror, which then waits for the table.
-    func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
+    /// The events after `sequence`, waiting until there is at least one or the answer has ended, or,
+    /// with `quiet`, until that long has passed with neither: then the slice is empty and not
+    /// finished, and the reader sends a keepalive. The cursor was checked when the reader came
+    /// (``check(_:of:after:pastEndAllowed:)``), so here it may be ahead of a lagging mirror, which
+    /// then waits for the table.
+    ///
+    /// The deadline is rounded up to a sixteenth of `quiet`, so that quiet readers who came at nearly
+    /// the same time are woken by one ring of the alarm.
+    func read(_ id: String, after sequence: Int, quietFor quiet: Duration? = nil) async throws -> AnswerSlice {
+        let deadline = quiet.map { Self.roundedUp(now() + $0, to: $0 / 16) }
         while true {
             try Task.checkCancellation()
             let slice = try snapshot(id, of: nil, after: sequence, pastEndAllowed: true)
             if !slice.events.isEmpty || slice.finished { return slice }
-            await waitForChange(of: id, after: sequence)
+            if let deadline, now() >= deadline { return slice }
+            await waitForChange(of: id, after: sequence, until: deadline)
         }
     }
 
     /// Wakes every reader and drops every log.
     func shutdown() {
-        stopped = true
-        for entry in entries.values {
-            for waiter in entry.waiters.values { waiter.resume() }
+        let (woken, alarm) = state.withLockedValue { state -> ([CheckedContinuation<Void, Never>], Alarm?) in
+            state.stopped = true
+            let woken = state.entries.values.flatMap { $0.waiters.values.map(\.continuation) }
+            state.entries = [:]
+            defer { state.alarm = nil }
+            return (woken, state.alarm)
         }
-        entries = [:]
+        alarm?.task.cancel()
+        for waiter in woken { waiter.resume() }
     }
 
-    private func entry(_ id: String, of subject: String?, after sequence: Int, pastEndAllowed: Bool) throws -> Entry {
-        try requireKnown(id, subject: subject)
-        let entry = entries[id]!
+    private static func entry(
+        _ id: String, of subject: String?, after sequence: Int, pastEndAllowed: Bool, in state: State
+    ) throws -> Entry {
+        let entry = try known(id, subject: subject, in: state)
         if !pastEndAllowed, sequence > entry.log.lastSequence {
             throw AnswerLookupError.pastEnd(
                 id, after: sequence, lastSequence: entry.log.lastSequence, ended: entry.finished)
@@ -184,36 +270,71 @@ actor AnswerLogs {
         return entry
     }
 
-    private func wakeWaiters(of id: String) {
-        guard let waiters = entries[id]?.waiters, !waiters.isEmpty else { return }
-        entries[id]?.waiters = [:]
-        for waiter in waiters.values { waiter.resume() }
+    private static func roundedUp(_ time: Duration, to step: Duration) -> Duration {
+        guard step > .zero else { return time }
+        return step * Int((time / step).rounded(.up))
     }
 
-    /// Suspends until answer `id` has an event after `sequence`, ends, is forgotten, or the task is
-    /// cancelled. Checks again before suspending, so a change can never slip past unnoticed.
-    private func waitForChange(of id: String, after sequence: Int) async {
-        nextWaiter += 1
-        let token = nextWaiter
+    /// Suspends until answer `id` has an event after `sequence`, ends, is forgotten, `deadline`
+    /// passes, or the task is cancelled. Checks again before suspending, so a change can never slip
+    /// past unnoticed.
+    private func waitForChange(of id: String, after sequence: Int, until deadline: Duration?) async {
+        let token = state.withLockedValue { $0.token() }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                guard let entry = entries[id] else {
-                    continuation.resume()
-                    return
+                let waiting = state.withLockedValue { state -> Bool in
+                    guard !Task.isCancelled, let entry = state.entries[id], !entry.finished,
+                        entry.log.lastSequence <= sequence
+                    else { return false }
+                    if let deadline, now() >= deadline { return false }
+                    state.entries[id]?.waiters[token] = Waiter(continuation: continuation, deadline: deadline)
+                    if let deadline { armAlarm(for: deadline, in: &state) }
+                    return true
                 }
-                if Task.isCancelled || entry.finished || entry.log.lastSequence > sequence {
-                    continuation.resume()
-                } else {
-                    entries[id]?.waiters[token] = continuation
-                }
+                if !waiting { continuation.resume() }
             }
         } onCancel: {
-            Task { await self.cancelWaiter(token, of: id) }
+            state.withLockedValue { $0.entries[id]?.waiters.removeValue(forKey: token) }?.continuation.resume()
         }
     }
 
-    private func cancelWaiter(_ token: Int, of id: String) {
-        entries[id]?.waiters.removeValue(forKey: token)?.resume()
+    /// Makes the alarm ring no later than `deadline`.
+    private func armAlarm(for deadline: Duration, in state: inout State) {
+        if let alarm = state.alarm, alarm.target <= deadline { return }
+        state.alarm?.task.cancel()
+        let token = state.token()
+        let wait = deadline - now()
+        let sleep = self.sleep
+        let task = Task { [weak self] in
+            do { try await sleep(wait) } catch { return }
+            self?.ring(token)
+        }
+        state.alarm = Alarm(target: deadline, token: token, task: task)
+    }
+
+    /// Wakes the readers whose deadline has passed, and sets the alarm for the next one.
+    private func ring(_ token: Int) {
+        let time = now()
+        let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            guard state.alarm?.token == token else { return [] }
+            state.alarm = nil
+            var woken: [CheckedContinuation<Void, Never>] = []
+            var next: Duration?
+            for (id, entry) in state.entries where !entry.waiters.isEmpty {
+                for (key, waiter) in entry.waiters {
+                    guard let deadline = waiter.deadline else { continue }
+                    if deadline <= time {
+                        woken.append(waiter.continuation)
+                        state.entries[id]?.waiters.removeValue(forKey: key)
+                    } else {
+                        next = min(next ?? deadline, deadline)
+                    }
+                }
+            }
+            if let next, !state.stopped { armAlarm(for: next, in: &state) }
+            return woken
+        }
+        for waiter in woken { waiter.resume() }
     }
 }
 

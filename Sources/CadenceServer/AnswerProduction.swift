@@ -8,24 +8,32 @@ import CadenceEngine
 /// no event is larger than 1 MiB.
 enum AnswerProduction {
     /// - Parameter emit: takes one event; returns `false` when the answer has ended elsewhere
-    ///   (cancelled, taken over), which stops the engine.
+    ///   (cancelled, taken over), which stops the engine. The engine calls it from the running task
+    ///   (``AnswerEngine/produce(_:emit:)``), so an event is logged without a hand-off.
     static func run(
         _ engine: any AnswerEngine, _ request: AnswerRequest, bounds: EventBounds = EventBounds(),
-        emit: (ResearchEvent.Kind) async -> Bool
+        emit: (ResearchEvent.Kind) -> Bool
     ) async {
+        var over = false
         do {
-            for try await kind in engine.answer(request) {
+            try await engine.produce(request) { kind in
                 for piece in bounds.bounded(kind) {
-                    guard await emit(piece) else { return }
+                    guard emit(piece) else {
+                        over = true
+                        return false
+                    }
                 }
-                guard !kind.isTerminal else { return }
+                if kind.isTerminal { over = true }
+                return !over
             }
+            guard !over else { return }
             try Task.checkCancellation()
-            _ = await emit(.error(code: "engine_failed", message: "the answer engine stopped without a final event"))
+            _ = emit(.error(code: "engine_failed", message: "the answer engine stopped without a final event"))
         } catch is CancellationError {
         } catch {
+            guard !over else { return }
             let message = EventBounds.shortened("the answer engine failed: \(error)", to: 64 << 10)
-            _ = await emit(.error(code: "engine_failed", message: message))
+            _ = emit(.error(code: "engine_failed", message: message))
         }
     }
 }

@@ -25,7 +25,9 @@ protocol AnswerRegistry: Sendable {
 
     /// The events after `sequence`, waiting until there is at least one or the answer has ended.
     /// Returns an empty, finished slice at the end; throws if the answer or the events are gone.
-    func read(_ id: String, after sequence: Int) async throws -> AnswerSlice
+    /// With `quiet`, returns an empty slice that is not finished once that long has passed with
+    /// nothing to read: time for the reader's keepalive.
+    func read(_ id: String, after sequence: Int, quietFor quiet: Duration?) async throws -> AnswerSlice
 
     /// Cancels `subject`'s answer that is still being produced: its engine stops, a terminal `error`
     /// with code `cancelled` follows the events so far, and nothing is appended after it. Returns
@@ -49,14 +51,6 @@ struct AnswerSlice: Sendable {
 }
 
 extension ResearchEvent.Kind {
-    /// Whether the event ends its answer: `complete` or `error`.
-    var isTerminal: Bool {
-        switch self {
-        case .complete, .error: true
-        default: false
-        }
-    }
-
     /// How an answer that ends with this event ended, for the metrics; `nil` if it does not end one.
     var ending: AnswerEnding? {
         switch self {

@@ -39,14 +39,14 @@ actor MemoryAnswerRegistry: AnswerRegistry {
     func start(_ request: AnswerRequest, for subject: String, conversationID: String?) async throws -> String {
         try admission.admit(subject)
         let id = AnswerID.generate()
-        await logs.open(id, subject: subject)
+        logs.open(id, subject: subject)
         producers[id] = subject
         if let conversationID { conversations.add(id, to: conversationID, of: subject) }
         metrics.answerStarted()
         let (engine, logs, metrics) = (self.engine, self.logs, self.metrics)
         tasks[id] = Task {
             await AnswerProduction.run(engine, request) { kind in
-                guard await logs.append(kind, to: id) else { return false }
+                guard logs.append(kind, to: id) else { return false }
                 metrics.eventsAppended(1)
                 if let ending = kind.ending { metrics.answerEnded(ending) }
                 return true
@@ -61,20 +61,20 @@ actor MemoryAnswerRegistry: AnswerRegistry {
     }
 
     nonisolated func check(_ id: String, of subject: String, after sequence: Int) async throws {
-        try await logs.check(id, of: subject, after: sequence)
+        try logs.check(id, of: subject, after: sequence)
     }
 
     nonisolated func snapshot(_ id: String, of subject: String, after sequence: Int) async throws -> AnswerSlice {
-        try await logs.snapshot(id, of: subject, after: sequence)
+        try logs.snapshot(id, of: subject, after: sequence)
     }
 
-    nonisolated func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
-        try await logs.read(id, after: sequence)
+    nonisolated func read(_ id: String, after sequence: Int, quietFor quiet: Duration?) async throws -> AnswerSlice {
+        try await logs.read(id, after: sequence, quietFor: quiet)
     }
 
     func cancel(_ id: String, of subject: String) async throws -> Bool {
-        try await logs.requireKnown(id, subject: subject)
-        guard await logs.end(id, with: .error(code: "cancelled", message: "the answer was cancelled by the client"))
+        try logs.requireKnown(id, subject: subject)
+        guard logs.end(id, with: .error(code: "cancelled", message: "the answer was cancelled by the client"))
         else { return false }
         metrics.eventsAppended(1)
         metrics.answerEnded(.cancelled)
@@ -89,7 +89,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         for task in evictions.values { task.cancel() }
         tasks = [:]
         evictions = [:]
-        await logs.shutdown()
+        logs.shutdown()
     }
 
     /// The engine stopped (or the answer was cancelled): end the log and forget it after retention.
@@ -99,7 +99,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         metrics.answerStopped()
         let (clock, retention, logs) = (self.clock, limits.retention, self.logs)
         evictions[id] = Task {
-            await logs.finish(id)
+            logs.finish(id)
             if retention > .zero { try? await clock.sleep(for: retention) }
             await self.forget(id)
         }
@@ -108,6 +108,6 @@ actor MemoryAnswerRegistry: AnswerRegistry {
     private func forget(_ id: String) async {
         guard !stopped, evictions.removeValue(forKey: id) != nil else { return }
         conversations.remove(id)
-        await logs.forget(id, remembering: true)
+        logs.forget(id, remembering: true)
     }
 }

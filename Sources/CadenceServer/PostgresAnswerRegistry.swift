@@ -130,7 +130,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
             admission.release(subject)
             throw error
         }
-        await logs.open(id, subject: subject)
+        logs.open(id, subject: subject)
         mirrors[id] = Mirror()
         metrics.answerStarted()
         owned[id] = Owned(task: Task { await self.produce(id, request) }, subject: subject)
@@ -146,21 +146,21 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     /// cursor is past its end).
     func check(_ id: String, of subject: String, after sequence: Int) async throws {
         try await follow(id, as: subject)
-        try await logs.requireKnown(id, subject: subject)
+        try logs.requireKnown(id, subject: subject)
         try await requireSent(id, sequence)
-        try await logs.check(id, of: subject, after: sequence, pastEndAllowed: true)
+        try logs.check(id, of: subject, after: sequence, pastEndAllowed: true)
     }
 
     func snapshot(_ id: String, of subject: String, after sequence: Int) async throws -> AnswerSlice {
         try await follow(id, as: subject)
-        try await logs.requireKnown(id, subject: subject)
+        try logs.requireKnown(id, subject: subject)
         try await requireSent(id, sequence)
-        return try await logs.snapshot(id, of: subject, after: sequence, pastEndAllowed: true)
+        return try logs.snapshot(id, of: subject, after: sequence, pastEndAllowed: true)
     }
 
-    func read(_ id: String, after sequence: Int) async throws -> AnswerSlice {
+    func read(_ id: String, after sequence: Int, quietFor quiet: Duration?) async throws -> AnswerSlice {
         try await follow(id)
-        return try await logs.read(id, after: sequence)
+        return try await logs.read(id, after: sequence, quietFor: quiet)
     }
 
     func cancel(_ id: String, of subject: String) async throws -> Bool {
@@ -196,7 +196,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
             }
         }
         owned = [:]
-        await logs.shutdown()
+        logs.shutdown()
         clientTask?.cancel()
     }
 
@@ -252,7 +252,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                     if let last = appended {
                         let events = batch.enumerated().map { (sequence: written + 1 + $0.offset, kind: $0.element) }
                         let finished = batch.last?.isTerminal == true
-                        if await logs.apply(events, finished: finished, to: id) == .gap { await schedule(id) }
+                        if logs.apply(events, finished: finished, to: id) == .gap { await schedule(id) }
                         metrics.eventsAppended(batch.count)
                         if let ending = batch.last?.ending { metrics.answerEnded(ending) }
                         written = last
@@ -310,8 +310,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         }
         if state.purged { throw AnswerLookupError.gone(id) }
         let events = try await storeCall { [journal] in try await journal.events(of: id, after: 0, through: state.lastSequence) }
-        await logs.open(id, subject: state.subject)
-        _ = await logs.apply(events, finished: state.ended, to: id)
+        logs.open(id, subject: state.subject)
+        _ = logs.apply(events, finished: state.ended, to: id)
         mirrors[id] = Mirror()
         // Events appended while it loaded sent notifications nobody here was waiting for.
         if !state.ended { schedule(id) }
@@ -322,7 +322,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     /// owner comes back here), so a cursor past the mirror is checked against the table, and the
     /// mirror is brought up to it when the table has the events.
     private func requireSent(_ id: String, _ sequence: Int) async throws {
-        guard let position = await logs.position(of: id), sequence > position.lastSequence else { return }
+        guard let position = logs.position(of: id), sequence > position.lastSequence else { return }
         guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
             throw AnswerLookupError.unknown(id)
         }
@@ -355,16 +355,16 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                 // Each read is bounded: a query caught by its connection's end can wait forever
                 // (seen when PostgreSQL terminates every connection), and while this fetch waits no
                 // other one starts, so the mirror, and every reader on it, would stop for good.
-                guard let position = await logs.position(of: id), !position.finished,
+                guard let position = logs.position(of: id), !position.finished,
                     let state = try await withDeadline(storeTimeout, clock: clock, { [journal] in try await journal.state(of: id) })
                 else { return }
                 if state.lastSequence > position.lastSequence {
                     let events = try await withDeadline(storeTimeout, clock: clock) { [journal] in
                         try await journal.events(of: id, after: position.lastSequence, through: state.lastSequence)
                     }
-                    _ = await logs.apply(events, finished: state.ended, to: id)
+                    _ = logs.apply(events, finished: state.ended, to: id)
                 } else if state.ended {
-                    _ = await logs.apply([], finished: true, to: id)
+                    _ = logs.apply([], finished: true, to: id)
                 }
                 // Ended elsewhere while this node still runs the engine: stop it.
                 if state.ended { owned[id]?.task.cancel() }
@@ -382,7 +382,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         case .listening:
             for id in mirrors.keys { schedule(id) }
         case .appended(let id, let sequence):
-            guard mirrors[id] != nil, let position = await logs.position(of: id),
+            guard mirrors[id] != nil, let position = logs.position(of: id),
                 !position.finished, sequence > position.lastSequence
             else { return }
             schedule(id)
@@ -418,7 +418,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         // renewing the leases above tells it which of them ended elsewhere), and so is every mirror
         // whose last fetch failed: an owner whose final append committed while its connection was cut
         // learns the ending only by reading it back.
-        for id in await logs.unfinishedAnswers() where owned[id] == nil || mirrors[id]?.failed == true { schedule(id) }
+        for id in logs.unfinishedAnswers() where owned[id] == nil || mirrors[id]?.failed == true { schedule(id) }
         await evictIdleMirrors()
         let purgeEvery = max(1, Int((min(configuration.retention / 4, .seconds(60)) / configuration.heartbeatInterval)))
         if rounds % purgeEvery == 0 {
@@ -462,12 +462,12 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     }
 
     private func evictIdleMirrors() async {
-        let idle = Set(await logs.idleAnswers())
+        let idle = Set(logs.idleAnswers())
         for (id, var mirror) in mirrors where owned[id] == nil && !mirror.fetching {
             mirror.idleRounds += 1
             if mirror.idleRounds >= Self.idleRoundsBeforeEviction, idle.contains(id) {
                 mirrors[id] = nil
-                await logs.forget(id, remembering: false)
+                logs.forget(id, remembering: false)
             } else {
                 mirrors[id] = mirror
             }

@@ -46,7 +46,7 @@ public struct ReferenceServer: Sendable {
         let jwt = try await makeJWTVerifier()
         let requestGuard = try RequestGuard(configuration: configuration, metrics: metrics, jwt: jwt, clock: clock)
         let registry = try await makeRegistry(metrics: metrics)
-        let feed = AnswerFeed(registry: registry, clock: clock, keepAliveInterval: configuration.keepAliveInterval)
+        let feed = AnswerFeed(registry: registry, keepAliveInterval: configuration.keepAliveInterval)
         let keyRefresh = jwt.flatMap { JWTKeySource.refreshing($0, clock: clock, logger: logger) }
         let webSocketResponder = makeWebSocketRouter(registry: registry, feed: feed, metrics: metrics).buildResponder()
         let application = Application(

@@ -80,6 +80,10 @@ public final class ManualClock: Clock, Sendable {
     }
 
     public var now: Instant { state.withLockedValue { $0.now } }
+    /// The sleeps waiting now.
+    public var pendingSleeps: Int { state.withLockedValue { $0.sleepers.count } }
+    /// The sleeps begun since the clock was made, woken, cancelled or still waiting.
+    public var sleepsBegun: Int { state.withLockedValue { $0.nextID } }
     public var minimumResolution: Duration { .zero }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {

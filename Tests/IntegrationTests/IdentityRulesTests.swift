@@ -54,7 +54,7 @@ struct IdentityRulesTests {
             let id = try await registry.start(request, for: "ada", conversationID: conversation)
             var after = 0
             while true {
-                let slice = try await registry.read(id, after: after)
+                let slice = try await registry.read(id, after: after, quietFor: nil)
                 after = slice.events.last?.event.sequence ?? after
                 if slice.finished { break }
             }

@@ -19,14 +19,14 @@ struct ReplayLogTests {
     static func kept(_ count: Int, every: Duration, limits: ReplayLimits = ReplayLimits()) async throws -> [Int] {
         let clock = ManualClock()
         let logs = AnswerLogs(limits: limits, clock: clock)
-        await logs.open("a", subject: "s")
+        logs.open("a", subject: "s")
         for sequence in 1...count {
             if sequence > 1 { clock.advance(by: every) }
-            await logs.append(token(charged: 64 << 10, sequence: sequence), to: "a")
+            logs.append(token(charged: 64 << 10, sequence: sequence), to: "a")
         }
         var first = count
-        while first > 0, (try? await logs.check("a", of: "s", after: first - 1)) != nil { first -= 1 }
-        let slice = try await logs.snapshot("a", of: "s", after: first)
+        while first > 0, (try? logs.check("a", of: "s", after: first - 1)) != nil { first -= 1 }
+        let slice = try logs.snapshot("a", of: "s", after: first)
         return slice.events.compactMap(\.event.sequence)
     }
 

@@ -241,6 +241,11 @@ struct SharedAnswersTests {
         reader.expectInterrupted(after: "kept ")
         // The owner, still alive, stops its engine once it sees the answer ended elsewhere.
         try await Self.eventually("the owner's engine is stopped") { engine.cancelled.isOpen }
+        // The watcher counts the take-over once its append returns, which may be after the reader,
+        // woken by the append's notification, has read the end.
+        try await Self.eventually("the watcher counts the take-over") {
+            MetricsTests.value(of: "cadence_lease_takeovers_total", in: try await MetricsTests.scrape(watcher).text) == 1
+        }
         let watched = try await MetricsTests.scrape(watcher).text
         #expect(MetricsTests.value(of: "cadence_lease_takeovers_total", in: watched) == 1)
         #expect(MetricsTests.value(of: #"cadence_answers_ended_total{ending="interrupted"}"#, in: watched) == 1)

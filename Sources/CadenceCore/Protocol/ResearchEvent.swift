@@ -64,6 +64,14 @@ public struct ResearchEvent: Sendable, Hashable {
 }
 
 extension ResearchEvent.Kind {
+    /// Whether the event ends its answer: `complete` or `error`.
+    public var isTerminal: Bool {
+        switch self {
+        case .complete, .error: true
+        default: false
+        }
+    }
+
     /// The `type` string of this event on the wire (`"token"`, `"sources_ready"`, …).
     public var wireType: String {
         switch self {

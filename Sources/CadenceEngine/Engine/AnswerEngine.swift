@@ -14,6 +14,13 @@ public import CadenceCore
 public protocol AnswerEngine: Sendable {
     func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error>
 
+    /// Answers in the calling task, handing each event to `emit` as it is made: the events of
+    /// ``answer(_:)`` without a stream between the engine and its consumer (a server's log), so
+    /// that an event reaches the consumer with no hand-off to another task. Returns after the
+    /// terminal event, when `emit` returns `false`, or when the task is cancelled. The default
+    /// reads ``answer(_:)``; an engine that runs its own loop runs it here directly.
+    func produce(_ request: AnswerRequest, emit: (ResearchEvent.Kind) -> Bool) async throws
+
     /// This engine, reporting what it measures about its own work to `observer` (a server hands it
     /// its metrics). An engine with nothing to report returns itself, which is the default.
     func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine
@@ -27,6 +34,12 @@ public protocol AnswerEngine: Sendable {
 }
 
 extension AnswerEngine {
+    public func produce(_ request: AnswerRequest, emit: (ResearchEvent.Kind) -> Bool) async throws {
+        for try await kind in answer(request) {
+            guard emit(kind), !kind.isTerminal else { return }
+        }
+    }
+
     public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine { self }
 
     public func timeBudgeted(_ limit: Duration, clock: any Clock<Duration>) -> any AnswerEngine {

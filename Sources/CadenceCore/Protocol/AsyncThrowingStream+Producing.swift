@@ -1,0 +1,29 @@
+extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
+    /// A stream whose elements `body` makes in a task of its own, handing each to the function it
+    /// is given, which returns `false` once the consumer has gone. The stream ends when `body`
+    /// returns, or with the error it throws; a consumer that goes away cancels the task.
+    ///
+    /// ```swift
+    /// let events = AsyncThrowingStream<ResearchEvent.Kind, any Error>.producing { emit in
+    ///     try await engine.produce(request, emit: emit)
+    /// }
+    /// ```
+    public static func producing(
+        _ body: @escaping @Sendable (_ emit: (Element) -> Bool) async throws -> Void
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let task = Task {
+            do {
+                try await body { element in
+                    if case .terminated = continuation.yield(element) { return false }
+                    return true
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
