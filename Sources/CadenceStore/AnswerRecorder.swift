@@ -41,6 +41,8 @@ public actor AnswerRecorder {
     private let elapsed: @Sendable () -> Duration
     private let sleep: @Sendable (Duration) async throws -> Void
     private var tier: String?
+    /// When the model reasoned, on the recorder's clock: saved with the ending as its length.
+    private var reasoningSpan = ReasoningSpan()
     private var lastCheckpoint: Duration?
     private var hasUnsavedProgress = false
     /// The text that arrived since the last checkpoint.
@@ -75,6 +77,7 @@ public actor AnswerRecorder {
         text = ""
         sources = []
         tier = nil
+        reasoningSpan = ReasoningSpan()
         isFinished = false
         hasUnsavedProgress = false
         unsavedText = ""
@@ -92,6 +95,7 @@ public actor AnswerRecorder {
     /// terminal one are ignored.
     public func record(_ update: AnswerUpdate) async throws {
         guard !isFinished else { return }
+        reasoningSpan.note(update, at: elapsed())
         switch update {
         case .textAppended(let chunk):
             guard !chunk.isEmpty else { return }
@@ -117,7 +121,8 @@ public actor AnswerRecorder {
             trailingCheckpoint?.cancel()
             let store = store
             let id = answerID
-            try await enqueue { try await store.finishAnswer(id, with: ending) }
+            let reasoningTime = reasoningSpan.duration
+            try await enqueue { try await store.finishAnswer(id, with: ending, reasoningTime: reasoningTime) }
             return
         }
         try await checkpointIfDue()

@@ -68,6 +68,8 @@ public struct StoredAnswer: Sendable, Hashable, Identifiable {
     public var refusal: String
     /// The tool calls the model made, in order.
     public var toolCalls: [ToolCall]
+    /// How long the model reasoned before the answer began, when it reasoned and the time was kept.
+    public var reasoningTime: Duration?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -76,9 +78,10 @@ public struct StoredAnswer: Sendable, Hashable, Identifiable {
         sources: [Source] = [], citations: [String] = [], followUps: [String] = [],
         metadata: [String: JSONValue] = [:], tier: String? = nil, state: AnswerState = .streaming,
         failureMessage: String? = nil, reasoning: String = "", refusal: String = "", toolCalls: [ToolCall] = [],
-        createdAt: Date, updatedAt: Date
+        reasoningTime: Duration? = nil, createdAt: Date, updatedAt: Date
     ) {
         self.reasoning = reasoning
+        self.reasoningTime = reasoningTime
         self.refusal = refusal
         self.toolCalls = toolCalls
         self.id = id

@@ -41,12 +41,19 @@ public protocol ConversationStore: Sendable {
     /// answer has ended.
     func checkpointAnswer(_ id: String, appending chunk: String, sources: [Source]?, tier: String?) async throws
     /// Records how an answer ended, with its final text, sources, citations, follow-ups and metadata,
-    /// and the model's reasoning, refusal and tool calls.
+    /// and the model's reasoning, refusal and tool calls, and how long the model reasoned before the
+    /// answer began (`reasoningTime`, when it did), for the folded "thought for 4 s".
     /// A final text that continues the saved one is written as what it adds.
-    func finishAnswer(_ id: String, with ending: AnswerEnding) async throws
+    func finishAnswer(_ id: String, with ending: AnswerEnding, reasoningTime: Duration?) async throws
 }
 
 extension ConversationStore {
+    /// Records how an answer ended, as ``finishAnswer(_:with:reasoningTime:)`` does, with no
+    /// reasoning time.
+    public func finishAnswer(_ id: String, with ending: AnswerEnding) async throws {
+        try await finishAnswer(id, with: ending, reasoningTime: nil)
+    }
+
     /// Starts a conversation with a new identifier and the placeholder title.
     public func createConversation() async throws -> ConversationSummary {
         try await createConversation(id: nil, title: nil)

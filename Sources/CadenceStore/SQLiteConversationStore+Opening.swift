@@ -58,6 +58,9 @@ extension SQLiteConversationStore {
                     ALTER TABLE answer ADD COLUMN tool_calls TEXT NOT NULL DEFAULT '[]';
                     """)
         }
+        migrator.registerMigration("v4: how long the model reasoned") { db in
+            try db.execute(sql: "ALTER TABLE answer ADD COLUMN reasoning_ms INTEGER")
+        }
         return migrator
     }
 

@@ -274,7 +274,7 @@ public final class SQLiteConversationStore: ConversationStore {
         }
     }
 
-    public func finishAnswer(_ id: String, with ending: AnswerEnding) async throws {
+    public func finishAnswer(_ id: String, with ending: AnswerEnding, reasoningTime: Duration?) async throws {
         let stamp = now().timeIntervalSince1970
         var sources: [Source] = []
         var followUps: [String] = []
@@ -302,12 +302,13 @@ public final class SQLiteConversationStore: ConversationStore {
                 sql: """
                     UPDATE answer SET sources = CASE WHEN ? = '[]' THEN sources ELSE ? END, citations = ?,
                       follow_ups = ?, metadata = ?, state = ?, failure_message = ?, writer_pid = NULL, updated_at = ?,
-                      reasoning = ?, refusal = ?, tool_calls = ?
+                      reasoning = ?, refusal = ?, tool_calls = ?, reasoning_ms = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     columns.sources, columns.sources, columns.citations, columns.followUps, columns.metadata,
-                    ending.state.rawValue, failureMessage, stamp, model.reasoning, model.refusal, columns.toolCalls, id,
+                    ending.state.rawValue, failureMessage, stamp, model.reasoning, model.refusal, columns.toolCalls,
+                    reasoningTime.map { Int(($0 / .milliseconds(1)).rounded()) }, id,
                 ])
             let changed = db.changesCount
             guard changed > 0 else { return changed }
@@ -375,7 +376,8 @@ public final class SQLiteConversationStore: ConversationStore {
             text: text, sources: try decode(row["sources"]), citations: try decode(row["citations"]),
             followUps: try decode(row["follow_ups"]), metadata: try decode(row["metadata"]), tier: row["tier"],
             state: state, failureMessage: row["failure_message"], reasoning: row["reasoning"], refusal: row["refusal"],
-            toolCalls: try decode(row["tool_calls"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            toolCalls: try decode(row["tool_calls"]),
+            reasoningTime: (row["reasoning_ms"] as Int?).map { .milliseconds($0) }, createdAt: Date(timeIntervalSince1970: row["created_at"]),
             updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
     }
 

@@ -81,7 +81,7 @@ public final class AnswerViewModel: Identifiable {
     public internal(set) var toolCalls: [ToolCall] = []
     /// When the reasoning started and ended, on the clock of ``apply(_:at:)``'s arrival times:
     /// `reasoningSpan.summary` is the folded line ("thought for 4 s"). An answer read back from
-    /// history has its reasoning but not its times.
+    /// history has the span's length, when it was recorded.
     public internal(set) var reasoningSpan = ReasoningSpan()
 
     // MARK: Display state
@@ -172,6 +172,7 @@ public final class AnswerViewModel: Identifiable {
         if reasoning.isEmpty, refusal.isEmpty, toolCalls.isEmpty {
             (reasoning, refusal, toolCalls) = (stored.reasoning, stored.refusal, stored.toolCalls)
         }
+        if let time = stored.reasoningTime, !stored.reasoning.isEmpty { reasoningSpan = ReasoningSpan(duration: time) }
         followUps = stored.followUps
         metadata = stored.metadata
     }

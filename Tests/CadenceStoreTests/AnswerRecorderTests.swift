@@ -49,6 +49,26 @@ struct AnswerRecorderTests {
         #expect(try await storedText(store, chat.id) == ("Hello, world [1]", .completed), "nothing after the end")
     }
 
+    @Test("how long the model reasoned before the answer began is saved with the ending")
+    func theReasoningTimeIsSaved() async throws {
+        let store = try SQLiteConversationStore.inMemory()
+        let chat = try await store.createConversation()
+        let clock = ManualClock()
+        let recorder = AnswerRecorder(store: store, answerID: "a", clock: clock, interval: .zero)
+        try await recorder.begin(in: chat.id, query: "q")
+        clock.advance(by: .seconds(1))
+        try await recorder.record(.reasoningAppended("The user asks"))
+        clock.advance(by: .milliseconds(2_000))
+        try await recorder.record(.reasoningAppended(" about light."))
+        clock.advance(by: .milliseconds(2_200))
+        try await recorder.record(.textAppended("Rayleigh"))
+        clock.advance(by: .seconds(9))
+        try await recorder.record(
+            .completed(AnswerCompletion(reason: .completed, text: "Rayleigh", reasoning: "The user asks about light.")))
+        let answer = try #require(try await store.conversation(chat.id)?.answers.first)
+        #expect(answer.reasoningTime == .milliseconds(4_200), "from the first reasoning to the first text")
+    }
+
     @Test func zeroIntervalCheckpointsEveryUpdate() async throws {
         let store = try SQLiteConversationStore.inMemory()
         let chat = try await store.createConversation()

@@ -39,6 +39,47 @@ struct ModelOutputHistoryTests {
         #expect(!answers.flatMap(\.turns).map(\.content).contains { $0.contains("physics") }, "reasoning is not context")
     }
 
+    @Test("the reasoning time comes back in milliseconds; none was given, none comes back")
+    func theReasoningTimeComesBack() async throws {
+        let path = folder.path("times.sqlite")
+        let store = try SQLiteConversationStore(path: path)
+        let chat = try await store.createConversation()
+        let completion = AnswerCompletion(reason: .completed, text: "t", reasoning: "r")
+        _ = try await store.beginAnswer(id: "a1", in: chat.id, query: "q")
+        try await store.finishAnswer("a1", with: .completed(completion), reasoningTime: .milliseconds(4_217))
+        _ = try await store.beginAnswer(id: "a2", in: chat.id, query: "q")
+        try await store.finishAnswer("a2", with: .completed(completion))
+        let answers = try #require(try await SQLiteConversationStore(path: path).conversation(chat.id)).answers
+        #expect(answers.map(\.reasoningTime) == [.milliseconds(4_217), nil])
+    }
+
+    /// A history written before the reasoning time was kept opens, upgraded, without one.
+    @Test func aHistoryWithoutReasoningTimesIsUpgraded() async throws {
+        let path = folder.path("v3.sqlite")
+        let store = try SQLiteConversationStore(path: path)
+        let chat = try await store.createConversation()
+        _ = try await store.beginAnswer(id: "a1", in: chat.id, query: "q")
+        try await store.finishAnswer(
+            "a1", with: .completed(AnswerCompletion(reason: .completed, text: "old", reasoning: "r")))
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE answer DROP COLUMN reasoning_ms;
+                    DELETE FROM grdb_migrations WHERE identifier LIKE 'v4:%';
+                    """)
+        }
+        try queue.close()
+        let upgraded = try SQLiteConversationStore(path: path)
+        let answer = try #require(try await upgraded.conversation(chat.id)?.answers.first)
+        #expect(answer.reasoning == "r" && answer.reasoningTime == nil)
+        _ = try await upgraded.beginAnswer(id: "a2", in: chat.id, query: "q")
+        try await upgraded.finishAnswer(
+            "a2", with: .completed(AnswerCompletion(reason: .completed, text: "new", reasoning: "r")),
+            reasoningTime: .seconds(2))
+        #expect(try await upgraded.conversation(chat.id)?.answers.last?.reasoningTime == .seconds(2))
+    }
+
     @Test func askingAgainClearsThem() async throws {
         let store = try SQLiteConversationStore(path: folder.path("c.sqlite"))
         let chat = try await store.createConversation()

@@ -59,7 +59,18 @@ import Testing
         failure.reasoning = "Thinking"
         let answer = AnswerViewModel(id: "a", query: "q", restoring: .failed(failure))
         #expect(answer.reasoning == "Thinking")
-        #expect(answer.reasoningSpan.summary == "thought", "history keeps the reasoning, not its times")
+        #expect(answer.reasoningSpan.summary == "thought", "an ending alone carries no times")
+    }
+
+    @Test("an answer read back from history folds its reasoning with the time it took")
+    func restoredReasoningKeepsItsTime() {
+        let stored = StoredAnswer(
+            id: "a", conversationID: "c", position: 0, query: "q", text: "Blue.", state: .completed,
+            reasoning: "Rayleigh scattering.", reasoningTime: .milliseconds(4_200), createdAt: Date(), updatedAt: Date())
+        let answer = AnswerViewModel(restoring: stored)
+        #expect(answer.reasoning == "Rayleigh scattering.")
+        #expect(answer.reasoningSpan.summary == "thought for 4 s")
+        #expect(!answer.reasoningSpan.isOpen)
     }
 
     /// The chat records its answers in a real SQLite file; a conversation opened again from that

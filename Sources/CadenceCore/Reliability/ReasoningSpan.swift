@@ -19,6 +19,12 @@ public struct ReasoningSpan: Sendable, Hashable {
 
     public init() {}
 
+    /// A closed span that lasted `duration`: one read back from history, where only its length was kept.
+    public init(duration: Duration) {
+        start = .zero
+        end = duration
+    }
+
     /// Notes `update`, which arrived at `now`. Returns whether the span opened or closed.
     @discardableResult
     public mutating func note(_ update: AnswerUpdate, at now: Duration) -> Bool {
@@ -46,7 +52,7 @@ public struct ReasoningSpan: Sendable, Hashable {
     }
 
     /// "thought for N s" (whole seconds, at least 1) once the span closed; "thought" when its times
-    /// are unknown (an answer read back from history).
+    /// are unknown (an answer recorded without them).
     public var summary: String {
         Self.summary(duration)
     }
