@@ -19,7 +19,7 @@ public struct ResearchEventStream: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         let transport: any ResearchTransport
         let request: AnswerRequest
-        var items: AsyncThrowingStream<TransportItem, any Error>.AsyncIterator?
+        var items: TransportItems.AsyncIterator?
 
         public mutating func next() async throws -> ResearchEvent? {
             if items == nil { items = try await transport.open(request, resume: nil).items.makeAsyncIterator() }

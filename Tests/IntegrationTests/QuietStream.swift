@@ -8,7 +8,7 @@ import Testing
 /// connection timeouts must leave alone, and what holds a `--max-connections` place.
 struct QuietStream {
     let engine: ScriptedEngine
-    private var items: AsyncThrowingStream<TransportItem, any Error>.Iterator
+    private var items: TransportItems.AsyncIterator
 
     /// Opens an SSE answer on `server`, whose engine is `engine`, and reads its first token.
     static func open(on server: RunningServer, engine: ScriptedEngine, bearerToken: String? = nil) async throws

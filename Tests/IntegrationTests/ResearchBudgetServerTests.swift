@@ -14,7 +14,7 @@ struct ResearchBudgetServerTests {
 
     /// Reads a connection until `stop` holds for the events so far.
     static func read(
-        _ items: inout AsyncThrowingStream<TransportItem, any Error>.AsyncIterator, until stop: ([ResearchEvent.Kind]) -> Bool
+        _ items: inout TransportItems.AsyncIterator, until stop: ([ResearchEvent.Kind]) -> Bool
     ) async throws -> [ResearchEvent.Kind] {
         var events: [ResearchEvent.Kind] = []
         while !stop(events), let item = try await items.next() {

@@ -260,7 +260,7 @@ struct SharedAnswersTests {
 /// Reads one connection's events in two steps: through its first token, then, once a test has done
 /// what should end the answer, to the end.
 struct EventReader {
-    private var items: AsyncThrowingStream<TransportItem, any Error>.AsyncIterator
+    private var items: TransportItems.AsyncIterator
     /// Every event read so far.
     private(set) var events: [ResearchEvent] = []
 

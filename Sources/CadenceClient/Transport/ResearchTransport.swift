@@ -19,12 +19,17 @@ public protocol ResearchTransport: Sendable {
 public struct TransportConnection: Sendable {
     /// The id the server gave the answer (needed to resume), if it gave one.
     public var answerID: String?
-    /// Ends when the connection closes cleanly; throws when it breaks.
-    public var items: AsyncThrowingStream<TransportItem, any Error>
+    /// Ends when the connection closes cleanly; throws when it breaks. Read once.
+    public var items: TransportItems
 
-    public init(answerID: String?, items: AsyncThrowingStream<TransportItem, any Error>) {
+    public init(answerID: String?, items: TransportItems) {
         self.answerID = answerID
         self.items = items
+    }
+
+    /// A connection whose items a task of the transport's own yields into `items`.
+    public init(answerID: String?, items: AsyncThrowingStream<TransportItem, any Error>) {
+        self.init(answerID: answerID, items: TransportItems(items))
     }
 }
 

@@ -54,27 +54,7 @@ public struct SSETransport: ResearchTransport {
             throw ServerAuthorization.explain(error, tokenSent: bearerToken != nil)
         }
         let answerID = headers.first(name: "cadence-answer-id") ?? resume?.answerID
-        let transfer = ReaderTransfer(reader: reader)
-        let limits = limits
-        let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
-        let pump = Task {
-            var reader = transfer.reader
-            var decoder = SSEDecoder(limits: limits)
-            var batch = SSEBatch()
-            do {
-                while let chunk = try await reader.next() {
-                    try chunk.withUnsafeReadableBytes { try decoder.feed($0, into: &batch) }
-                    try Self.yield(batch, to: continuation)
-                    batch.removeAll()
-                }
-                _ = try decoder.finish()  // dispatches nothing, by the standard; throws a limit error
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: Self.clientError(error))
-            }
-        }
-        continuation.onTermination = { _ in pump.cancel() }
-        return TransportConnection(answerID: answerID, items: items)
+        return TransportConnection(answerID: answerID, items: TransportItems(SSEItemReader(reader: reader, limits: limits)))
     }
 
     /// `POST /v1/answers` for a new answer; `GET /v1/answers/{id}/events` with `Last-Event-ID` to resume.
@@ -95,17 +75,6 @@ public struct SSETransport: ResearchTransport {
             method: .GET, headers: headers, body: nil, connectTimeout: timeout)
     }
 
-    /// Comments other than `: flush-tokens`, and `retry:`, become ``TransportItem/keepalive``.
-    static func yield(_ batch: SSEBatch, to continuation: AsyncThrowingStream<TransportItem, any Error>.Continuation) throws {
-        for item in batch {
-            if let event = try ResearchEventDecoder.decode(item) {
-                continuation.yield(.event(event))
-            } else {
-                continuation.yield(.keepalive)
-            }
-        }
-    }
-
     static func clientError(_ error: any Error) -> any Error {
         switch error {
         case let error as CadenceClientError: error
@@ -117,9 +86,4 @@ public struct SSETransport: ResearchTransport {
             CadenceClientError(.transport, message: "the stream failed: \(error)", retryable: true, underlying: error)
         }
     }
-}
-
-/// Hands the connected reader to the task that pumps it; only that task uses it afterwards.
-private struct ReaderTransfer: @unchecked Sendable {
-    var reader: HTTPBodyReader
 }
