@@ -49,6 +49,9 @@ let benchmarks: [Benchmark] = [
         "latency", "P4: server write → AnswerViewModel text, N concurrent AnswerStreams against 1",
         options: LatencyBenchmark.options, run: LatencyBenchmark.run),
     Benchmark(
+        "client", "the client's CPU per token, socket → AnswerViewModel, at 1 and N streams, against one task's floor",
+        options: ClientBenchmark.options, run: ClientBenchmark.run),
+    Benchmark(
         "relay", "the chat relay (serve --engine chat) against the model direct: added latency and tokens per CPU second",
         options: RelayBenchmark.options, run: RelayBenchmark.run),
     Benchmark(

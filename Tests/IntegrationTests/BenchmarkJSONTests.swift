@@ -37,6 +37,21 @@ struct BenchmarkJSONTests {
         try #require((figures[key] as? NSNumber)?.doubleValue, "\(key) is missing or not a number in \(figures)")
     }
 
+    @Test func clientReportsCPUPerTokenBesideItsFloor() async throws {
+        let result = try await Self.run([
+            "client", "--streams", "3", "--tokens", "20", "--interval-ms", "5", "--floor-tokens", "2000", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try Self.object(result)
+        #expect(figures["benchmark"] as? String == "client")
+        #expect(try Self.number(figures, "lost_tokens") == 0)
+        #expect(try Self.number(figures, "failed_streams") == 0)
+        #expect(try Self.number(figures, "floor_tokens") == 2000)
+        for key in ["cpu_us_per_token_1", "cpu_us_per_token_3", "floor_cpu_us_per_token"] {
+            #expect(try Self.number(figures, key) > 0, "\(key)")
+        }
+    }
+
     @Test func latencyCountsEveryTokenOfEveryStream() async throws {
         let result = try await Self.run([
             "latency", "--streams", "3", "--tokens", "20", "--interval-ms", "5", "--frame-hz", "60", "--json",
