@@ -44,8 +44,8 @@ extension Target.Dependency {
 
 /// The library modules, in the order of the layout above.
 let libraries = [
-    "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceClient",
-    "CadenceSearch", "CadenceResearch", "CadenceServer", "CadenceTesting", "CadenceOracles", "CadenceWeb",
+    "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore", "CadenceUI", "CadenceTerminal", "CadenceEngine",
+    "CadenceClient", "CadenceSearch", "CadenceResearch", "CadenceServer", "CadenceTesting", "CadenceOracles", "CadenceWeb",
 ]
 
 let package = Package(
@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "CadenceStore", dependencies: ["CadenceCore", .product("GRDB")]),
         .target(name: "CadenceUI", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceStore"]),
         .target(
-            name: "CadenceTerminal", dependencies: ["CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceUI"]),
+            name: "CadenceTerminal", dependencies: ["CadenceCore", "CadenceMarkdown", "CadenceUI"]),
         .target(
             name: "CadenceEngine", dependencies: ["CadenceCore", "CadenceMarkdown", .product("GRDB")],
             resources: [.copy("Corpus")]),

@@ -87,10 +87,10 @@ public struct AnswerStream: AsyncSequence, Sendable {
 /// connection delivers is tagged with it, so a late event from a closed or replaced connection is
 /// dropped before it reaches the machine.
 ///
-/// The research engine's driver (`ResearchDriver`, in CadenceResearch) is built the same way, and
-/// `duplicates` pairs the two: each ends its `perform` by keeping the timer, then starts the machine
-/// and hands ``DriverLoop/run(deadlinePassed:delivered:)`` a `switch` over its own deliveries. A
-/// deliberate pair: what is the same is the loop's protocol, and the loop is already shared.
+/// The research engine's driver (`ResearchDriver`, in CadenceResearch) is built the same way: each
+/// ends its `perform` by keeping the timer, then starts the machine and hands
+/// ``DriverLoop/run(deadlinePassed:delivered:)`` a `switch` over its own deliveries. What the two
+/// share is the loop's protocol, and the loop itself is already one type.
 enum AnswerStreamDriver {
     /// What one connection delivers.
     enum Delivery: Sendable {

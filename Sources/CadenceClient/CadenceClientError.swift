@@ -36,9 +36,8 @@ public struct CadenceClientError: Error, Sendable, CustomStringConvertible {
     public var retryAfter: Duration?
     public var underlying: (any Error & Sendable)?
 
-    // `duplicates` pairs these assignments with AnswerFailure's, and AnswerFailure's with
-    // ConnectionFailure's: a public struct's memberwise init, written out because Swift does not make
-    // it public. Deliberate pairs: there is nothing to share.
+    // A public struct's memberwise init, written out because Swift does not make it public (as in
+    // AnswerFailure and ConnectionFailure, whose fields differ).
     public init(
         _ code: Code, message: String, status: Int? = nil, body: String? = nil, retryable: Bool = false,
         retryAfter: Duration? = nil, underlying: (any Error & Sendable)? = nil

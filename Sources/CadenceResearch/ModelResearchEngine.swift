@@ -81,8 +81,7 @@ public struct ModelResearchEngine: AnswerEngine {
 /// The loop that owns one answer's machine, model call and timer (a `DriverLoop`, as the answer
 /// stream's driver does): output of a closed or replaced call never reaches the machine.
 ///
-/// `duplicates` pairs this driver with `AnswerStreamDriver` (CadenceClient); why the pair stays is
-/// said there.
+/// It is built like `AnswerStreamDriver` (CadenceClient), over the same `DriverLoop`.
 enum ResearchDriver {
     /// What one model call delivers.
     enum Delivery: Sendable {

@@ -51,8 +51,7 @@ public struct AnswerFailure: Error, Sendable, Hashable, CustomStringConvertible 
     /// The tool calls received before the failure.
     public var toolCalls: [ToolCall] = []
 
-    // `duplicates` pairs these assignments with CadenceClientError's and ConnectionFailure's: see the
-    // note in CadenceClientError.
+    // The memberwise init, written out because Swift does not make it public.
     public init(
         _ code: Code, message: String, partialText: String = "", sources: [Source] = [], status: Int? = nil,
         serverCode: String? = nil, timeout: AnswerTimeout? = nil, attempts: Int = 1,

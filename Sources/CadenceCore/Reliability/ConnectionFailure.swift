@@ -26,7 +26,7 @@ public struct ConnectionFailure: Sendable, Hashable {
     /// if the same place fails again.
     public var malformedEvent: Bool
 
-    // `duplicates` pairs these assignments with AnswerFailure's: see the note in CadenceClientError.
+    // The memberwise init, written out because Swift does not make it public.
     public init(
         message: String, retryable: Bool, retryAfter: Duration? = nil, status: Int? = nil, beforeFirstByte: Bool,
         exceededLimit: SSEDecoderError.Code? = nil, malformedEvent: Bool = false
