@@ -78,9 +78,7 @@ extension DisplayPacer {
 }
 
 extension Duration {
-    /// Milliseconds as a `Double`, for the rate arithmetic.
-    var milliseconds: Double {
-        let parts = components
-        return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
-    }
+    /// Milliseconds as a `Double`, for the rate arithmetic. CadenceCore has the same for the other
+    /// modules; this one stays because CadencePacing depends on no other module.
+    var milliseconds: Double { self / .milliseconds(1) }
 }

@@ -34,8 +34,6 @@ enum AnswerMetadata {
 
     /// A duration in seconds for messages: `60`, or `0.5`.
     static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return value == value.rounded() ? String(Int(value)) : String(value)
+        duration.secondsText
     }
 }

@@ -75,8 +75,7 @@ public final class ResponseCache: Sendable {
 
     /// Entries stored at or before this moment (seconds since 1970) are expired.
     private var oldestServed: Double {
-        let (seconds, attoseconds) = timeToLive.components
-        return now().timeIntervalSince1970 - (Double(seconds) + Double(attoseconds) / 1e18)
+        now().timeIntervalSince1970 - timeToLive.seconds
     }
 
     /// The key of a request: its method, its URL without an `api_key` query value (so that no key

@@ -103,8 +103,6 @@ public struct SearchFanout: Sendable {
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        duration.secondsText + " s"
     }
 }

@@ -255,13 +255,6 @@ struct PostgresAnswerJournal: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as SQL's `make_interval(secs => …)` takes it.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
 
 extension PostgresRowSequence {
     /// Reads and discards the rows, which also hands the connection back to the pool.

@@ -67,7 +67,7 @@ struct ChildProcess {
                 if !sent { return }
             }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline.timeInterval, execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline.seconds, execute: watchdog)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         let timedOut = state.withLockedValue { state in
@@ -147,13 +147,6 @@ private enum GNUSpawnActions {
         .map { unsafeBitCast($0, to: ChangeDirectory.self) }
 }
 
-extension Duration {
-    /// This duration in seconds, for Foundation and Dispatch.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}
 
 /// A real server a harness runs did not start, stop or answer as expected; the message says what it
 /// printed.

@@ -126,7 +126,7 @@ public enum PeakMemoryProcess {
                 kill(pid, SIGKILL)
             }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline.timeInterval, execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline.seconds, execute: watchdog)
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) == -1 {
             guard errno == EINTR else {

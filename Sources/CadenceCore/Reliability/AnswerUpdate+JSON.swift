@@ -23,7 +23,7 @@ extension AnswerUpdate {
         case .stageChanged(let kind):
             return ["type": "stage", "event": ResearchEvent(kind: kind).json]
         case .reconnecting(let attempt, let delay):
-            let milliseconds = Double(delay.components.seconds) * 1000 + Double(delay.components.attoseconds) / 1e15
+            let milliseconds = delay.milliseconds
             return ["type": "reconnecting", "attempt": .number(Double(attempt)), "delay_ms": .number(milliseconds.rounded())]
         case .reconnected:
             return ["type": "reconnected"]

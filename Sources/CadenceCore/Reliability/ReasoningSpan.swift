@@ -60,7 +60,7 @@ public struct ReasoningSpan: Sendable, Hashable {
     /// "thought for N s" for `duration` (whole seconds, at least 1), or "thought" without one.
     public static func summary(_ duration: Duration?) -> String {
         guard let duration else { return "thought" }
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.seconds
         return "thought for \(max(1, Int(seconds.rounded()))) s"
     }
 }

@@ -222,8 +222,6 @@ struct Stopwatch {
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        let exact = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return (exact * 100).rounded() / 100
+        TimeBudgetedEngine.milliseconds(duration)
     }
 }

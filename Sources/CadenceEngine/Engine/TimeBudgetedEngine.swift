@@ -93,9 +93,9 @@ public struct TimeBudgetedEngine: AnswerEngine {
         return ({ start.duration(to: clock.now) }, { try await clock.sleep(until: start.advanced(by: limit), tolerance: nil) })
     }
 
+    /// Milliseconds to two decimals, as the completion's metadata reports times.
     static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return ((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 100).rounded() / 100
+        (duration.milliseconds * 100).rounded() / 100
     }
 
     static func seconds(_ duration: Duration) -> String {

@@ -102,7 +102,7 @@ struct AnswerPrinter {
         case .stageChanged(let stage):
             note(stage.stageDescription)
         case .reconnecting(let attempt, let delay):
-            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+            let seconds = delay.seconds
             note("Connection lost; reconnecting (attempt \(attempt)) in \(String(format: "%.1f", seconds)) s…", always: true)
         case .reconnected:
             note("Reconnected", always: true)

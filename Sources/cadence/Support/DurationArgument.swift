@@ -35,7 +35,7 @@ struct DurationArgument: ExpressibleByArgument, ExpressibleByStringLiteral, Hash
         guard let value = Double(number), value.isFinite, value >= 0 else {
             throw RefusedValue(description: "not a duration; write 30 (seconds), 30s, 2m, 1h or 500ms")
         }
-        let longestMilliseconds = Double(longest.components.seconds) * 1000
+        let longestMilliseconds = longest.milliseconds
         guard value * scale <= longestMilliseconds else {
             throw RefusedValue(description: "longer than a year; durations are at most 8760h")
         }
