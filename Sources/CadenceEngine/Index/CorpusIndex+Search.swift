@@ -21,9 +21,7 @@ extension CorpusIndex {
     ///
     /// Ordering by FTS5's `rank` column (`bm25()`) lets FTS5 sort inside the virtual table, so the
     /// snippet is made only for the rows returned, not for every row that matches.
-    func matches(_ expression: String, in collection: String?, limit: Int) throws(CorpusError) -> [(
-        id: Int64, score: Double, snippet: String
-    )] {
+    func matches(_ expression: String, in collection: String?, limit: Int) throws(CorpusError) -> [Match] {
         try read { db in
             let filter = collection == nil ? "" : " AND collection = ?"
             var arguments: StatementArguments = [expression]
