@@ -194,8 +194,16 @@ extension ResearchMachine {
         sources.enumerated().map { index, passage in
             Source(
                 id: String(index + 1), title: passage.label, url: passage.url,
-                snippet: ResearchPrompts.excerpt(passage.text, characters: 240), details: passage.details)
+                snippet: Self.snippet(of: passage), details: passage.details)
         }
+    }
+
+    /// What a source list shows of a passage: the whole text when it fits in `characters`, else
+    /// the index's snippet (the text around the words searched for, where the opening may not
+    /// show them), else the opening.
+    static func snippet(of passage: RetrievedPassage, characters: Int = 240) -> String {
+        if passage.text.count > characters, let snippet = passage.snippet, !snippet.isEmpty { return snippet }
+        return ResearchPrompts.excerpt(passage.text, characters: characters)
     }
 
     /// The writing call ended cleanly: send what the citation processor held, then `complete`.

@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceEngine
 import CadenceSearch
 import Testing
 
@@ -122,5 +123,24 @@ struct ResearchMachineSearchTests {
             if case .sourceSelectionStarted(let message?) = event { message.hasPrefix("The search budget of 0.005 s is spent") } else { false }
         })
         #expect(harness.completion?.sources.count == 1)
+    }
+
+    @Test("A long corpus passage is listed with the index's snippet around the words searched for, a short one whole")
+    func corpusSnippets() async throws {
+        let filler = (1...40).map { "Sentence \($0) talks about nothing in particular." }.joined(separator: " ")
+        let corpus = try Corpus(documents: [
+            Document(collection: "notes", path: "long.md", text: "# Long notes\n\n\(filler) Statins can cause myopathy rarely."),
+            Document(collection: "notes", path: "short.md", text: "# Short notes\n\nMyopathy is rare."),
+        ])
+        let found = try await CorpusSearchSource(corpus: corpus).search("statin myopathy", limit: 5)
+        var harness = ResearchMachineHarness(
+            replies: [.plan: [Self.plan], .reflect: [Self.enough], .write: [.text(["Rarely [1][2]."])]],
+            passages: ["statin myopathy": found])
+        harness.run()
+        let sources = try #require(harness.completion?.sources)
+        let long = try #require(sources.first { $0.title == "Long notes" })
+        #expect(long.snippet.contains("Statins can cause myopathy"), "\(long.snippet)")
+        #expect(long.snippet.hasPrefix("…") && long.snippet.count < 300)
+        #expect(sources.first { $0.title == "Short notes" }?.snippet == "Myopathy is rare.")
     }
 }
