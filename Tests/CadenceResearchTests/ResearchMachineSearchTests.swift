@@ -105,6 +105,27 @@ struct ResearchMachineSearchTests {
         #expect(failures.count == 2)
     }
 
+    @Test("When one source fails and the other finds nothing, the model is told the search found nothing, not that every search failed")
+    func oneFailsTheOtherFindsNothing() {
+        var harness = ResearchMachineHarness(
+            searchSources: ["pubmed", "corpus"],
+            replies: [.plan: [Self.plan], .write: [.text(["Nothing found."])]])
+        harness.outcomes = { queries in
+            [
+                SearchOutcome(source: "pubmed", results: queries.map { _ in [] }, failure: "HTTP 503 Service Unavailable"),
+                SearchOutcome(source: "corpus", results: queries.map { _ in [] }),
+            ]
+        }
+        harness.run()
+        let prompt = harness.calls.last?.turns.first?.content ?? ""
+        #expect(!prompt.contains("every search failed"), "\(prompt)")
+        #expect(prompt.contains("found nothing") && prompt.contains("pubmed (HTTP 503 Service Unavailable)"))
+        #expect(harness.events.contains(.synthesisStarted(message: "Nothing relevant found; the model says so")))
+        #expect(harness.events.contains { event in
+            if case .sourceSelectionStarted(let message?) = event { message.hasPrefix("Nothing matched the searches") } else { false }
+        })
+    }
+
     @Test("A round past the search budget is not started; the answer is written from what was found")
     func budgetSpent() {
         var configuration = ResearchConfiguration()

@@ -27,4 +27,24 @@ struct CorpusEngineSourcesTests {
         #expect(text.contains("bread") && !text.contains("corpus"))
         #expect(text.contains("[1]"))
     }
+
+    @Test("When one source fails and another finds nothing, the answer says which found nothing and which failed")
+    func oneFailsTheOtherFindsNothing() async throws {
+        let api = try await SearchAPIServer.start([
+            "/search": [.json(SearchFixtures.searxngEmpty)],
+            "/eutils/esearch.fcgi": [SearchAPIServer.Reply(status: .serviceUnavailable, body: "NCBI is down")],
+        ])
+        defer { Task { await api.shutdown() } }
+        let http = SearchHTTP()
+        let fanout = SearchFanout(
+            sources: [
+                SearXNGSource(baseURL: api.baseURL, http: http),
+                PubMedSource(apiKey: nil, baseURL: api.baseURL + "/eutils/", http: http, pacer: nil),
+            ], clock: ManualClock())
+        let engine = CorpusEngine(
+            corpus: try Corpus.bundled(), sources: fanout, clock: ManualClock(), tokenDelay: .zero, stageDelay: .zero)
+        let text = try await Self.text(engine, "How do statins cause myopathy?")
+        #expect(text.hasPrefix("I couldn't find anything about"), "\(text)")
+        #expect(text.contains(" in searxng; pubmed (HTTP 503") && text.contains("could not be searched"), "\(text)")
+    }
 }
