@@ -52,4 +52,17 @@ import Testing
         #expect(index.split(["zephyr", "quokka"], limit: 10, passageCount: Self.passages) == nil)
         #expect(index.split(["granite", "cobalt"], limit: 10, passageCount: Self.passages) == nil)
     }
+
+    @Test func manyMatchesAreSortedBySQLiteWithTheSameScoresAndSnippets() throws {
+        let index = Self.index
+        // `granite` or `cobalt`: 1,100 passages, past the rows FTS5 is left to sort.
+        #expect(index.documentFrequency(ofWord: "granite") + index.documentFrequency(ofWord: "cobalt") > CorpusIndex.topSortRows)
+        let expression = try #require(CorpusIndex.matchExpression(anyOf: ["granite", "cobalt"]))
+        let bySQLite = try index.matches(expression, in: nil, limit: 10, rows: 1_100)
+        let byFTS5 = try index.matches(expression, in: nil, limit: 10, rows: 0)
+        #expect(bySQLite.map(\.id) == byFTS5.map(\.id))
+        #expect(zip(bySQLite, byFTS5).allSatisfy { $0.score == $1.score && $0.snippet == $1.snippet && !$0.snippet.isEmpty })
+        #expect(try index.matches(expression, in: "c", limit: 3, rows: 1_100).map(\.id) == Array(byFTS5.prefix(3)).map(\.id))
+        #expect(try index.matches(expression, in: "elsewhere", limit: 3, rows: 1_100).isEmpty)
+    }
 }

@@ -38,25 +38,30 @@ extension CorpusIndex {
         guard let all = Self.matchExpression(anyOf: words), limit > 0 else { return [] }
         guard let (rare, common) = split(words, limit: limit, passageCount: passageCount),
             let rareWords = Self.matchExpression(anyOf: rare), let commonWords = Self.matchExpression(anyOf: common)
-        else { return try matches(all, in: collection, limit: limit) }
+        else { return try matches(all, in: collection, limit: limit, rows: rows(words)) }
 
         var found =
-            try matches("(\(rareWords)) AND (\(commonWords))", in: collection, limit: limit)
-            + matches("(\(rareWords)) NOT (\(commonWords))", in: collection, limit: limit)
+            try matches("(\(rareWords)) AND (\(commonWords))", in: collection, limit: limit, rows: rows(rare))
+            + matches("(\(rareWords)) NOT (\(commonWords))", in: collection, limit: limit, rows: rows(rare))
         found.sort(by: Self.ranksBefore)
         let bound = common.reduce(0) { $0 + bm25IDF(ofWord: $1, passageCount: passageCount) } * (Self.bm25K1 + 1)
         if found.count >= limit && found[limit - 1].score >= bound {
             return Array(found.prefix(limit))
         }
-        found += try matches("(\(commonWords)) NOT (\(rareWords))", in: collection, limit: limit)
+        found += try matches("(\(commonWords)) NOT (\(rareWords))", in: collection, limit: limit, rows: rows(common))
         return Array(found.sorted(by: Self.ranksBefore).prefix(limit))
     }
 
     /// The exhaustive ranking `bestMatches(anyOf:in:limit:passageCount:)` reproduces: one `bm25()`
-    /// query of all the words, scoring every passage any of them is in.
+    /// query of all the words, scoring every passage any of them is in (and sorted by FTS5).
     func allMatches(anyOf words: [String], in collection: String?, limit: Int) throws(CorpusError) -> [Match] {
         guard let all = Self.matchExpression(anyOf: words), limit > 0 else { return [] }
         return try matches(all, in: collection, limit: limit)
+    }
+
+    /// How many passages hold any of `words`, at most: the sum of their document frequencies.
+    private func rows(_ words: [String]) -> Int {
+        words.reduce(0) { $0 + documentFrequency(ofWord: $1) }
     }
 
     /// Higher score first, then lower rowid.
