@@ -65,26 +65,35 @@ enum IndexBenchmark {
         var bm25Times: [Int64] = []
         var overlap = 0.0
         var exhaustiveOverlap = 0.0
+        var cpuTimes: (fts: [Int64], exhaustive: [Int64], bm25: [Int64]) = ([], [], [])
         for query in queries {
-            var start = monotonicNanoseconds()
+            var (start, cpu) = (monotonicNanoseconds(), threadCPUNanoseconds())
             let hits = corpus.search(query, limit: 10)
             ftsTimes.append(monotonicNanoseconds() - start)
-            start = monotonicNanoseconds()
+            cpuTimes.fts.append(threadCPUNanoseconds() - cpu)
+            (start, cpu) = (monotonicNanoseconds(), threadCPUNanoseconds())
             let exhaustive = corpus.exhaustiveSearch(query, limit: 10)
             exhaustiveTimes.append(monotonicNanoseconds() - start)
-            start = monotonicNanoseconds()
+            cpuTimes.exhaustive.append(threadCPUNanoseconds() - cpu)
+            (start, cpu) = (monotonicNanoseconds(), threadCPUNanoseconds())
             let ranked = search(handWritten, query, limit: 10)
             bm25Times.append(monotonicNanoseconds() - start)
+            cpuTimes.bm25.append(threadCPUNanoseconds() - cpu)
             let fts = hits.map(\.passageIndex)
             overlap += Self.overlap(fts, ranked)
             exhaustiveOverlap += Self.overlap(fts, exhaustive)
         }
         let (fts, bm25) = (Percentiles(ftsTimes), Percentiles(bm25Times))
         let exhaustive = Percentiles(exhaustiveTimes)
-        print("queries (\(queryCount), 2–4 words, top 10)      p50 ms   p99 ms")
-        print("  FTS5 bm25()                          \(format(fts.milliseconds(at: 0.5)))   \(format(fts.milliseconds(at: 0.99)))")
-        print("  FTS5 bm25(), every match scored      \(format(exhaustive.milliseconds(at: 0.5)))   \(format(exhaustive.milliseconds(at: 0.99)))")
-        print("  hand-written BM25 (in memory)        \(format(bm25.milliseconds(at: 0.5)))   \(format(bm25.milliseconds(at: 0.99)))")
+        let cpu = (fts: Percentiles(cpuTimes.fts), exhaustive: Percentiles(cpuTimes.exhaustive), bm25: Percentiles(cpuTimes.bm25))
+        func line(_ name: String, _ wall: Percentiles, _ cpu: Percentiles) -> String {
+            "  \(name.padding(toLength: 36, withPad: " ", startingAt: 0))\(format(wall.milliseconds(at: 0.5)))   \(format(wall.milliseconds(at: 0.99)))"
+                + "    \(format(cpu.milliseconds(at: 0.5)))   \(format(cpu.milliseconds(at: 0.99)))"
+        }
+        print("queries (\(queryCount), 2–4 words, top 10)      p50 ms   p99 ms    CPU p50  CPU p99")
+        print(line("FTS5 bm25()", fts, cpu.fts))
+        print(line("FTS5 bm25(), every match scored", exhaustive, cpu.exhaustive))
+        print(line("hand-written BM25 (in memory)", bm25, cpu.bm25))
         print("  top-10 overlap with every match scored: \(String(format: "%.1f", 100 * exhaustiveOverlap / Double(queryCount))) %")
         print("  top-10 overlap with the hand-written index: \(String(format: "%.0f", 100 * overlap / Double(queryCount))) %")
         figures.add("query_p50_ms", fts.milliseconds(at: 0.5))
@@ -93,6 +102,11 @@ enum IndexBenchmark {
         figures.add("bm25_query_p99_ms", bm25.milliseconds(at: 0.99))
         figures.add("exhaustive_query_p50_ms", exhaustive.milliseconds(at: 0.5))
         figures.add("exhaustive_query_p99_ms", exhaustive.milliseconds(at: 0.99))
+        figures.add("query_cpu_p50_ms", cpu.fts.milliseconds(at: 0.5))
+        figures.add("query_cpu_p99_ms", cpu.fts.milliseconds(at: 0.99))
+        figures.add("exhaustive_query_cpu_p99_ms", cpu.exhaustive.milliseconds(at: 0.99))
+        figures.add("bm25_query_cpu_p99_ms", cpu.bm25.milliseconds(at: 0.99))
+        figures.add("load_average", MachineLoad.loadAverage(), decimals: 2)
         figures.add("top10_overlap", overlap / Double(queryCount))
         figures.add("top10_overlap_exhaustive", exhaustiveOverlap / Double(queryCount))
     }
