@@ -12,6 +12,14 @@ package func monotonicNanoseconds() -> Int64 {
     return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
 }
 
+/// CPU time the calling thread has used, in nanoseconds: what a piece of work cost, whatever else
+/// the machine ran meanwhile (on shared cores, wall time also counts the time spent waiting for one).
+package func threadCPUNanoseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}
+
 /// Raises this process's soft limit on open files to its hard limit (10,000 readers need 10,000
 /// sockets) and returns the limit now in force.
 @discardableResult

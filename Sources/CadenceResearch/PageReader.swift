@@ -89,7 +89,7 @@ public struct PageReader: Sendable {
         return corpus.search(queries.joined(separator: " "), limit: limit).map { hit in
             RetrievedPassage(
                 id: 0, title: title, heading: hit.heading, url: url, text: hit.text, score: hit.score, source: "web",
-                details: SourceDetails(kind: .web))
+                details: SourceDetails(kind: .web), snippet: hit.snippet)
         }
     }
 

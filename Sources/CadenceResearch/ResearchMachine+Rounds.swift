@@ -60,7 +60,7 @@ extension ResearchMachine {
         var added = 0
         var addedPositions: [Int] = []
         for outcome in outcomes {
-            if let failure = outcome.failure { searchFailures.append((outcome.source, failure)) }
+            if let failure = outcome.failure { searchFailures.append((outcome.source, failure)) } else { searchesAnswered += 1 }
             for results in outcome.results {
                 let hits = Array(results.prefix(configuration.passagesPerQuery))
                 // Scores of different queries and sources are not comparable: keep each relative to its list's best.
@@ -175,11 +175,12 @@ extension ResearchMachine {
             turns: ResearchPrompts.write(
                 question: question, history: request.history, sources: chosen,
                 passageCharacters: configuration.passageCharacters,
-                failedSearches: found.isEmpty ? searchFailures.map { "\($0.source) (\($0.reason))" } : []),
+                failedSearches: found.isEmpty ? searchFailures.map { "\($0.source) (\($0.reason))" } : [],
+                everySearchFailed: searchesAnswered == 0),
             wantsJSON: false, attempt: 1)
         let writing =
             chosen.isEmpty
-            ? (searchFailures.isEmpty || !found.isEmpty
+            ? (searchFailures.isEmpty || !found.isEmpty || searchesAnswered > 0
                 ? "Nothing relevant found; the model says so" : "The searches failed; the model says so")
             : "Writing the answer from \(chosen.count) source\(chosen.count == 1 ? "" : "s")"
         return [
@@ -194,8 +195,16 @@ extension ResearchMachine {
         sources.enumerated().map { index, passage in
             Source(
                 id: String(index + 1), title: passage.label, url: passage.url,
-                snippet: ResearchPrompts.excerpt(passage.text, characters: 240), details: passage.details)
+                snippet: Self.snippet(of: passage), details: passage.details)
         }
+    }
+
+    /// What a source list shows of a passage: the whole text when it fits in `characters`, else
+    /// the index's snippet (the text around the words searched for, where the opening may not
+    /// show them), else the opening.
+    static func snippet(of passage: RetrievedPassage, characters: Int = 240) -> String {
+        if passage.text.count > characters, let snippet = passage.snippet, !snippet.isEmpty { return snippet }
+        return ResearchPrompts.excerpt(passage.text, characters: characters)
     }
 
     /// The writing call ended cleanly: send what the citation processor held, then `complete`.

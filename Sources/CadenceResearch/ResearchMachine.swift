@@ -127,6 +127,8 @@ public struct ResearchMachine: Sendable {
     public let searchSources: [String]
     /// The sources that failed, with why, in the order reported.
     var searchFailures: [(source: String, reason: String)] = []
+    /// How many of the rounds' source searches answered (with results or without).
+    var searchesAnswered = 0
     /// The sources sent in `sources_ready`, numbered from 1.
     public internal(set) var sources: [RetrievedPassage] = []
     var citations = CitationProcessor(sources: [])

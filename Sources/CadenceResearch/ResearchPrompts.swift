@@ -46,10 +46,10 @@ enum ResearchPrompts {
     /// Turns for the writing call: the numbered sources and rules, the conversation, the question.
     static func write(
         question: String, history: [ChatTurn], sources: [RetrievedPassage], passageCharacters: Int,
-        failedSearches: [String] = []
+        failedSearches: [String] = [], everySearchFailed: Bool = false
     ) -> [ChatTurn] {
         var system: String
-        if sources.isEmpty && !failedSearches.isEmpty {
+        if sources.isEmpty && !failedSearches.isEmpty && everySearchFailed {
             system = """
                 You answer questions from search results, but every search failed this time: \
                 \(failedSearches.joined(separator: "; ")). Say plainly, in one or two sentences, that \
@@ -62,6 +62,9 @@ enum ResearchPrompts {
                 relevant to this question. Say so plainly in one or two sentences, suggest how the \
                 question could be narrowed or rephrased, and do not invent facts or citations.
                 """
+            if !failedSearches.isEmpty {
+                system += " Some sources could not be searched (\(failedSearches.joined(separator: "; "))); say that too."
+            }
         } else {
             system = """
                 You answer the user's question using only the numbered sources below. \

@@ -25,10 +25,14 @@ public struct RetrievedPassage: Sendable, Hashable {
     public var source: String
     /// What the source knows beyond the text: kind, date, authors, venue, identifiers.
     public var details: SourceDetails
+    /// The index's extract of ``text`` around the words searched for (FTS5's `snippet()`, with `…`
+    /// where it cuts), for a passage found in a `Corpus`; nil for other sources, whose text is
+    /// their snippet already.
+    public var snippet: String?
 
     public init(
         id: Int, title: String, heading: String? = nil, url: String, text: String, score: Double,
-        source: String = "corpus", details: SourceDetails = SourceDetails(kind: .document)
+        source: String = "corpus", details: SourceDetails = SourceDetails(kind: .document), snippet: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -38,12 +42,13 @@ public struct RetrievedPassage: Sendable, Hashable {
         self.score = score
         self.source = source
         self.details = details
+        self.snippet = snippet
     }
 
     public init(_ hit: SearchHit) {
         self.init(
             id: hit.passageIndex, title: hit.document.title, heading: hit.heading, url: hit.url, text: hit.text,
-            score: hit.score)
+            score: hit.score, snippet: hit.snippet)
     }
 
     /// "Title — Heading", or the title alone when the heading repeats it.

@@ -72,24 +72,3 @@ import Testing
         #expect(error.path == file.path)
     }
 }
-
-/// A real folder under the system's temporary directory, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-corpus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func write(_ path: String, _ text: String) throws {
-        let file = url.appendingPathComponent(path)
-        try FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-}

@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceEngine
 import CadenceSearch
 import Testing
 
@@ -104,6 +105,27 @@ struct ResearchMachineSearchTests {
         #expect(failures.count == 2)
     }
 
+    @Test("When one source fails and the other finds nothing, the model is told the search found nothing, not that every search failed")
+    func oneFailsTheOtherFindsNothing() {
+        var harness = ResearchMachineHarness(
+            searchSources: ["pubmed", "corpus"],
+            replies: [.plan: [Self.plan], .write: [.text(["Nothing found."])]])
+        harness.outcomes = { queries in
+            [
+                SearchOutcome(source: "pubmed", results: queries.map { _ in [] }, failure: "HTTP 503 Service Unavailable"),
+                SearchOutcome(source: "corpus", results: queries.map { _ in [] }),
+            ]
+        }
+        harness.run()
+        let prompt = harness.calls.last?.turns.first?.content ?? ""
+        #expect(!prompt.contains("every search failed"), "\(prompt)")
+        #expect(prompt.contains("found nothing") && prompt.contains("pubmed (HTTP 503 Service Unavailable)"))
+        #expect(harness.events.contains(.synthesisStarted(message: "Nothing relevant found; the model says so")))
+        #expect(harness.events.contains { event in
+            if case .sourceSelectionStarted(let message?) = event { message.hasPrefix("Nothing matched the searches") } else { false }
+        })
+    }
+
     @Test("A round past the search budget is not started; the answer is written from what was found")
     func budgetSpent() {
         var configuration = ResearchConfiguration()
@@ -122,5 +144,24 @@ struct ResearchMachineSearchTests {
             if case .sourceSelectionStarted(let message?) = event { message.hasPrefix("The search budget of 0.005 s is spent") } else { false }
         })
         #expect(harness.completion?.sources.count == 1)
+    }
+
+    @Test("A long corpus passage is listed with the index's snippet around the words searched for, a short one whole")
+    func corpusSnippets() async throws {
+        let filler = (1...40).map { "Sentence \($0) talks about nothing in particular." }.joined(separator: " ")
+        let corpus = try Corpus(documents: [
+            Document(collection: "notes", path: "long.md", text: "# Long notes\n\n\(filler) Statins can cause myopathy rarely."),
+            Document(collection: "notes", path: "short.md", text: "# Short notes\n\nMyopathy is rare."),
+        ])
+        let found = try await CorpusSearchSource(corpus: corpus).search("statin myopathy", limit: 5)
+        var harness = ResearchMachineHarness(
+            replies: [.plan: [Self.plan], .reflect: [Self.enough], .write: [.text(["Rarely [1][2]."])]],
+            passages: ["statin myopathy": found])
+        harness.run()
+        let sources = try #require(harness.completion?.sources)
+        let long = try #require(sources.first { $0.title == "Long notes" })
+        #expect(long.snippet.contains("Statins can cause myopathy"), "\(long.snippet)")
+        #expect(long.snippet.hasPrefix("…") && long.snippet.count < 300)
+        #expect(sources.first { $0.title == "Short notes" }?.snippet == "Myopathy is rare.")
     }
 }

@@ -73,7 +73,7 @@ extension AnswerComposer {
         var lead = ""
         if !reflection.sufficient && !reflection.missing.isEmpty {
             lead =
-                "The corpus only partly covers this: the best passages say nothing about "
+                "\(searchedSubject) only partly covers this: the best passages say nothing about "
                 + "\(plan.list(reflection.missing, conjunction: "or")). "
         }
         if cited.count == 1 {
@@ -81,6 +81,13 @@ extension AnswerComposer {
         }
         let others = cited.count - 1
         return lead + "This draws on \(cited.count) sources, chiefly \(title), with \(others) more below."
+    }
+
+    /// What was searched, as the subject of a sentence: "The corpus", or "What searxng and pubmed
+    /// found" for the results of other sources.
+    var searchedSubject: String {
+        guard let searched, searched != ["corpus"], !searched.isEmpty else { return "The corpus" }
+        return "What \(Prose.list(searched)) found"
     }
 
     private func source(number: Int, document: Int, passages: [Int], candidates: [Candidate]) -> Source {

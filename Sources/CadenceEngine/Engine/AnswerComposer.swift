@@ -26,6 +26,9 @@ struct AnswerComposer: Sendable {
     let plan: ResearchPlan
     let ranked: [(passage: Int, score: Double)]
     let reflection: Retrieval.Reflection
+    /// The sources whose results the passages are (`searxng`, `pubmed`), or nil for the corpus's
+    /// own documents: what the answer says was searched.
+    var searched: [String]? = nil
 
     /// A sentence that could be quoted.
     struct Candidate: Sendable {

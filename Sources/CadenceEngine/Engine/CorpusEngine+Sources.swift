@@ -51,15 +51,21 @@ extension CorpusEngine {
             return answer
         }
         answer.followUps = []
-        if found.isEmpty && !found.failures.isEmpty {
-            let failures = found.failures.map { "\($0.source) (\($0.reason))" }
+        let failures = found.failures.map { "\($0.source) (\($0.reason))" }
+        if found.isEmpty && !failures.isEmpty && found.answered == 0 {
             answer.text =
                 "Every search failed, so there is nothing to quote: \(Prose.list(failures)). Try again later, or search other sources."
-        } else if plan.focus.isEmpty {
-            answer.text = "Your question has no words I can search \(Prose.list(names)) for."
+            return answer
+        }
+        let failed = Set(found.failures.map(\.source))
+        let searched = names.filter { !failed.contains($0) }
+        let scope = Prose.list(searched.isEmpty ? names : searched)
+        let unsearched = failures.isEmpty ? "" : "; \(Prose.list(failures)) could not be searched"
+        if plan.focus.isEmpty {
+            answer.text = "Your question has no words I can search \(scope) for\(unsearched)."
         } else {
             answer.text =
-                "I couldn't find anything about \(plan.list(plan.focusStems, conjunction: "or")) in \(Prose.list(names)). Try other words for the same idea."
+                "I couldn't find anything about \(plan.list(plan.focusStems, conjunction: "or")) in \(scope)\(unsearched). Try other words for the same idea."
         }
         return answer
     }

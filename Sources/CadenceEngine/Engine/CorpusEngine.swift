@@ -131,8 +131,10 @@ public struct CorpusEngine: AnswerEngine {
 
         try await emitter.stage(.sourceSelectionStarted(message: "Choosing sources and sentences to quote"))
         var answer = stopwatch.measure("synthesis_ms") {
-            AnswerComposer(corpus: retrieval.corpus, plan: plan, ranked: retrieval.ranked, reflection: reflection)
-                .compose()
+            AnswerComposer(
+                corpus: retrieval.corpus, plan: plan, ranked: retrieval.ranked, reflection: reflection,
+                searched: sources?.sourceNames
+            ).compose()
         }
         if let sources { answer = Self.sourced(answer, found: found, plan: plan, names: sources.sourceNames) }
         try await emitter.stage(.sourcesReady(answer.sources), pause: false)

@@ -18,6 +18,8 @@ struct FoundPassages: Sendable {
     /// The position in ``passages`` under each of its identities.
     private var positions: [String: Int] = [:]
     private(set) var failures: [(source: String, reason: String)] = []
+    /// How many of the rounds' source searches answered (with passages or without).
+    private(set) var answered = 0
     /// The time the searches have taken, all rounds together.
     var searchTime: Duration = .zero
 
@@ -27,7 +29,7 @@ struct FoundPassages: Sendable {
     mutating func merge(_ findings: [SourceFindings]) -> Int {
         var added = 0
         for finding in findings {
-            if let failure = finding.failure { failures.append((finding.source, failure)) }
+            if let failure = finding.failure { failures.append((finding.source, failure)) } else { answered += 1 }
             for passage in finding.passages {
                 if let key = passage.identities.first(where: { positions[$0] != nil }), let position = positions[key] {
                     // The fuller text wins (a paper's abstract over a web page's snippet of it).

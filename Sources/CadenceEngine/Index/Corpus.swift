@@ -58,13 +58,31 @@ public struct Corpus: Sendable {
     /// never returned, so a query of only stop words, or of words the corpus lacks, returns `[]`.
     /// Only the first 64 distinct words of a query are searched for.
     public func search(_ query: String, limit: Int) -> [SearchHit] {
+        let (weights, words) = Self.weighted(query)
+        return search(weights, words: words, in: nil, limit: limit)
+    }
+
+    /// The positions of the `limit` passages that one `bm25()` query of all of `query`'s words,
+    /// scoring every passage any of them is in, ranks best: the ranking ``search(_:limit:)``
+    /// reproduces without scoring them all, for benchmarks and tests to compare with.
+    package func exhaustiveSearch(_ query: String, limit: Int) -> [Int] {
+        let (weights, words) = Self.weighted(query)
+        let terms = weights.keys.sorted().map { words[$0] ?? $0 }
+        let matches = (try? index.allMatches(anyOf: terms, in: nil, limit: limit)) ?? []
+        return matches.compactMap { match in passagePositions[match.id].map { (position: $0, score: match.score) } }
+            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.position < $1.position }
+            .map(\.position)
+    }
+
+    /// Each distinct stem of `query` at weight 1, with the word it was written as.
+    private static func weighted(_ query: String) -> (weights: [String: Double], words: [String: String]) {
         var weights: [String: Double] = [:]
         var words: [String: String] = [:]
         for term in Tokenizer.terms(in: query) where weights[term.stem] == nil {
             weights[term.stem] = 1
             words[term.stem] = term.word
         }
-        return search(weights, words: words, in: nil, limit: limit)
+        return (weights, words)
     }
 
     /// The best passages for a weighted set of stems, optionally within one collection. `words`
@@ -99,31 +117,14 @@ public struct Corpus: Sendable {
             .map { hit(passage: $0.key, score: $0.value, snippet: snippets[$0.key] ?? "") }
     }
 
-    /// The index's best `limit` matches for any of `terms`, searched for the informative ones first.
-    ///
-    /// FTS5's `bm25()` gives a word in at least half of the passages an IDF of 10⁻⁶, so it changes
-    /// no ranking, yet scoring every passage it is in is most of a query's time. So when a query
-    /// has other words, those are searched alone, and the whole query only when they match fewer
-    /// than `limit` passages (then the common words' passages fill the list, as before). Scores
-    /// differ from the whole query's by at most a few millionths.
-    private func matches(
-        anyOf terms: [String], in collection: String?, limit: Int
-    ) -> [(id: Int64, score: Double, snippet: String)]? {
-        let informative = terms.prefix(CorpusIndex.maximumQueryWords).filter {
-            documentFrequency(ofWord: $0) * 2 < passageCount
-        }
-        if !informative.isEmpty, informative.count < terms.count,
-            let expression = CorpusIndex.matchExpression(anyOf: informative),
-            let matches = try? index.matches(expression, in: collection, limit: limit), matches.count == limit
-        {
-            return matches
-        }
-        guard let expression = CorpusIndex.matchExpression(anyOf: terms) else { return nil }
-        return try? index.matches(expression, in: collection, limit: limit)
+    /// The index's best `limit` matches for any of `terms`, as one `bm25()` query of them all ranks
+    /// them (see `CorpusIndex.bestMatches`); nil when the index cannot be read.
+    private func matches(anyOf terms: [String], in collection: String?, limit: Int) -> [CorpusIndex.Match]? {
+        try? index.bestMatches(anyOf: terms, in: collection, limit: limit, passageCount: passageCount)
     }
 
     /// How many passages contain `word`.
-    func documentFrequency(ofWord word: String) -> Int {
+    package func documentFrequency(ofWord word: String) -> Int {
         index.documentFrequency(ofWord: word)
     }
 
