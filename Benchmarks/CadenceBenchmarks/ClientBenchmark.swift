@@ -24,11 +24,7 @@ enum ClientBenchmark {
     @MainActor
     static func run(cases: [String], options: Options) async throws {
         guard cases.isEmpty else { throw BenchmarkError("the client benchmark has no cases") }
-        let streams = max(1, try options.integer("streams", default: 100))
-        let plan = TimestampEngine.Plan(
-            tokens: max(1, try options.integer("tokens", default: 200)),
-            interval: .milliseconds(try options.integer("interval-ms", default: 20)), announcesStart: true)
-        guard plan.interval > .zero else { throw BenchmarkError("--interval-ms must be at least 1") }
+        let (streams, plan) = try LatencyBenchmark.streamsAndPlan(options)
         raiseOpenFileLimit()
 
         let client = BenchmarkHTTPClient.make(connections: streams)

@@ -40,11 +40,7 @@ enum LatencyBenchmark {
     @MainActor
     static func run(cases: [String], options: Options) async throws {
         guard cases.isEmpty else { throw BenchmarkError("the latency benchmark has no cases") }
-        let streams = max(1, try options.integer("streams", default: 100))
-        let plan = TimestampEngine.Plan(
-            tokens: max(1, try options.integer("tokens", default: 200)),
-            interval: .milliseconds(try options.integer("interval-ms", default: 20)), announcesStart: true)
-        guard plan.interval > .zero else { throw BenchmarkError("--interval-ms must be at least 1") }
+        let (streams, plan) = try streamsAndPlan(options)
         let frameRate = try options.integer("frame-hz", default: 0)
         raiseOpenFileLimit()
 
@@ -100,6 +96,16 @@ enum LatencyBenchmark {
         figures.add("load_average", loaded.loadAverage, decimals: 2, "1-minute, before the start signal")
         print(figures.table(title: "latency: \(streams) AnswerStreams → AnswerViewModels, against 1"))
         ReportedFigures.shared.add(figures)
+    }
+
+    /// `--streams` (100), and each answer's `--tokens` (200) `--interval-ms` (20) apart.
+    static func streamsAndPlan(_ options: Options) throws -> (Int, TimestampEngine.Plan) {
+        let streams = max(1, try options.integer("streams", default: 100))
+        let plan = TimestampEngine.Plan(
+            tokens: max(1, try options.integer("tokens", default: 200)),
+            interval: .milliseconds(try options.integer("interval-ms", default: 20)), announcesStart: true)
+        guard plan.interval > .zero else { throw BenchmarkError("--interval-ms must be at least 1") }
+        return (streams, plan)
     }
 
     /// Runs `streams` answers of `plan` on a fresh node and collects every token's latency.

@@ -15,13 +15,19 @@ struct QuietReaderTests {
         while !logs.idleAnswers().isEmpty { await Task.yield() }
     }
 
-    @Test("a read that stays quiet for its whole time returns empty and unfinished, a keepalive's turn")
-    func aQuietReadEndsAtItsDeadline() async throws {
+    /// Answer "a" on a test clock, with one reader waiting in a read quiet for 15 s.
+    static func waitingReader() async -> (ManualClock, AnswerLogs, Task<AnswerSlice, any Error>) {
         let clock = ManualClock()
         let logs = AnswerLogs(limits: ReplayLimits(), clock: clock)
         logs.open("a", subject: "s")
-        let reading = Task { try await logs.read("a", after: 0, quietFor: Self.quiet) }
-        await Self.untilEveryAnswerHasAReader(logs)
+        let reading = Task { try await logs.read("a", after: 0, quietFor: quiet) }
+        await untilEveryAnswerHasAReader(logs)
+        return (clock, logs, reading)
+    }
+
+    @Test("a read that stays quiet for its whole time returns empty and unfinished, a keepalive's turn")
+    func aQuietReadEndsAtItsDeadline() async throws {
+        let (clock, logs, reading) = await Self.waitingReader()
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(14))
         #expect(logs.idleAnswers().isEmpty, "still waiting after 14 s")
@@ -33,11 +39,7 @@ struct QuietReaderTests {
 
     @Test("an event before the deadline ends the read at once, with the event")
     func anEventEndsTheReadFirst() async throws {
-        let clock = ManualClock()
-        let logs = AnswerLogs(limits: ReplayLimits(), clock: clock)
-        logs.open("a", subject: "s")
-        let reading = Task { try await logs.read("a", after: 0, quietFor: Self.quiet) }
-        await Self.untilEveryAnswerHasAReader(logs)
+        let (clock, logs, reading) = await Self.waitingReader()
         clock.advance(by: .seconds(10))
         logs.append(.token("hello"), to: "a")
         let slice = try await reading.value
@@ -68,11 +70,7 @@ struct QuietReaderTests {
 
     @Test("a reader cancelled while waiting leaves no waiter behind")
     func aCancelledReaderLeaves() async throws {
-        let clock = ManualClock()
-        let logs = AnswerLogs(limits: ReplayLimits(), clock: clock)
-        logs.open("a", subject: "s")
-        let reading = Task { try await logs.read("a", after: 0, quietFor: Self.quiet) }
-        await Self.untilEveryAnswerHasAReader(logs)
+        let (_, logs, reading) = await Self.waitingReader()
         reading.cancel()
         await #expect(throws: CancellationError.self) { try await reading.value }
         #expect(logs.idleAnswers() == ["a"])
