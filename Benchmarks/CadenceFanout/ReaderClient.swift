@@ -42,22 +42,57 @@ struct ReaderClient: Sendable {
     func connect(
         _ targets: [(port: Int, path: String)], expectedTokens: Int, recordsLatencies: Bool
     ) async throws -> [Reader] {
-        let readers = NIOLockedValueBox<[Reader]>([])
+        try await throttled(targets) { target in
+            try await self.connect(
+                port: target.port, path: target.path, expectedTokens: expectedTokens,
+                recordsLatencies: recordsLatencies)
+        }
+    }
+
+    /// Opens `count` keep-alive connections to the node at `port`, each having sent one
+    /// `GET /healthz` and read its whole response, and returns them open and idle.
+    func connectIdle(count: Int, port: Int) async throws -> [any Channel] {
+        try await throttled(Array(repeating: port, count: count)) { port in
+            let loop = group.next()
+            let answered = loop.makePromise(of: Void.self)
+            let channel: any Channel
+            do {
+                channel = try await ClientBootstrap(group: loop)
+                    .channelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                            try channel.pipeline.syncOperations.addHandler(HealthCheckHandler(answered: answered))
+                        }
+                    }
+                    .connect(host: "127.0.0.1", port: port).get()
+            } catch {
+                answered.fail(error)
+                throw error
+            }
+            try await answered.futureResult.get()
+            return channel
+        }
+    }
+
+    /// `open` for every target, at most ``connectionsInFlight`` at a time.
+    private func throttled<Target: Sendable, Opened: Sendable>(
+        _ targets: [Target], _ open: @escaping @Sendable (Target) async throws -> Opened
+    ) async throws -> [Opened] {
+        let opened = NIOLockedValueBox<[Opened]>([])
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             var started = 0
             for target in targets {
                 if started >= connectionsInFlight { try await tasks.next() }
                 started += 1
                 tasks.addTask {
-                    let reader = try await self.connect(
-                        port: target.port, path: target.path, expectedTokens: expectedTokens,
-                        recordsLatencies: recordsLatencies)
-                    readers.withLockedValue { $0.append(reader) }
+                    let connection = try await open(target)
+                    opened.withLockedValue { $0.append(connection) }
                 }
             }
             try await tasks.waitForAll()
         }
-        return readers.withLockedValue { $0 }
+        return opened.withLockedValue { $0 }
     }
 
     private func connect(port: Int, path: String, expectedTokens: Int, recordsLatencies: Bool) async throws -> Reader {
