@@ -1,13 +1,15 @@
 import CadenceBenchmarkKit
 
-/// `CadenceFanout streams --compare-floor`: a Cadence node and then the floor (``FloorBenchmark``),
-/// back to back with the same readers and rates, and how they compare.
+/// `CadenceFanout streams --compare-floor`: a Cadence node, then the floor and then the second floor
+/// (``FloorBenchmark``: ``FloorServer``, ``HummingbirdFloor``), back to back with the same readers and
+/// rates, and how they compare.
 ///
 /// - `cadence_events_s`, `floor_events_s`: tokens received by all readers ÷ the time from the start
 ///   signal to the last `complete`; at saturation (more offered than the node carries), what each
-///   delivers. `ratio` is Cadence's ÷ the floor's.
+///   delivers. `ratio` is Cadence's ÷ the floor's; `hummingbird_floor_events_s` and
+///   `hummingbird_ratio` the same for the second floor.
 /// - `cadence_p99_ms`, `floor_p99_ms`: production to arrival, every token at every reader.
-/// - `lost`: tokens owed but not received, in both runs together (each run's apart too).
+/// - `lost`: tokens owed but not received, in the three runs together (each run's apart too).
 /// - `idle_reader_bytes`: the Cadence node's memory per connected, idle SSE reader;
 ///   `keepalive_connection_bytes`: its memory per idle keep-alive connection that has sent one
 ///   `GET /healthz`, measured on the same node the same way (`VmRSS` with them − without them),
@@ -24,7 +26,8 @@ enum FloorComparison {
         let cadence = try await NodeProcess.with(postgresURL: postgresURL) { node in
             try await run.measure(node, client: client, idleConnections: idleConnections)
         }
-        let floor = try await FloorBenchmark.measure(run, client)
+        let floor = try await FloorBenchmark.measure(run, client, hummingbird: false)
+        let hummingbird = try await FloorBenchmark.measure(run, client, hummingbird: true)
 
         var figures = Figures()
         figures.add("benchmark", "streams")
@@ -42,14 +45,21 @@ enum FloorComparison {
             "Cadence ÷ floor; goal ≥ 0.70 in memory, ≥ 0.60 through PostgreSQL, at saturation")
         figures.add("cadence_p99_ms", cadence.latencies.milliseconds(at: 0.99), decimals: 2, "goal ≤ 50")
         figures.add("floor_p99_ms", floor.latencies.milliseconds(at: 0.99), decimals: 2)
-        figures.add("lost", cadence.lost + floor.lost, "both runs; goal 0")
+        figures.add(
+            "hummingbird_floor_events_s", hummingbird.eventsPerSecond, decimals: 0,
+            "the second floor: a Hummingbird route writing the same frames")
+        figures.add(
+            "hummingbird_ratio", cadence.eventsPerSecond / hummingbird.eventsPerSecond, decimals: 3,
+            "Cadence ÷ the Hummingbird floor; goal ≥ 0.90 where 0.70 of the first is out of reach")
+        figures.add("hummingbird_floor_p99_ms", hummingbird.latencies.milliseconds(at: 0.99), decimals: 2)
+        figures.add("lost", cadence.lost + floor.lost + hummingbird.lost, "all three runs; goal 0")
         figures.add("idle_reader_bytes", cadence.bytesPerReader, "Cadence node, per connected idle SSE reader")
         figures.add(
             "keepalive_connection_bytes", cadence.idle?.bytesEach.map(Double.init) ?? .nan, decimals: 0,
             "Cadence node, per idle keep-alive connection after one GET /healthz")
         figures.add("keepalive_connections", idleConnections)
         figures.add("keepalive_connections_closed_early", cadence.idle?.closedEarly ?? 0)
-        for (name, outcome) in [("cadence", cadence), ("floor", floor)] {
+        for (name, outcome) in [("cadence", cadence), ("floor", floor), ("hummingbird_floor", hummingbird)] {
             figures.add("\(name)_p50_ms", outcome.latencies.milliseconds(at: 0.5), decimals: 2)
             figures.add("\(name)_max_ms", outcome.latencies.milliseconds(at: 1), decimals: 2)
             figures.add("\(name)_lost", outcome.lost)
@@ -64,7 +74,9 @@ enum FloorComparison {
             figures.add("\(name)_load_average", outcome.load, decimals: 2, "1-minute, before the start signal")
         }
         figures.add("floor_idle_reader_bytes", floor.bytesPerReader, "floor node, per connected idle SSE reader")
-        if let failure = (cadence.failures + floor.failures).first { figures.add("first_failure", failure) }
+        if let failure = (cadence.failures + floor.failures + hummingbird.failures).first {
+            figures.add("first_failure", failure)
+        }
         return figures
     }
 }

@@ -37,13 +37,13 @@ final class FloorConnectionHandler: ChannelInboundHandler {
         let answerPrefix = "/v1/answers/"
         switch head.method {
         case .POST where path == "/v1/answers":
-            let id = server.startAnswer(query: query(in: body) ?? "")
+            let id = server.production.startAnswer(query: query(in: body) ?? "").id
             write("HTTP/1.1 200 OK\r\nCadence-Answer-ID: \(id)\r\ncontent-length: 0\r\n\r\n", context: context)
         case .GET where path == "/healthz":
             write(Self.healthz, context: context)
         case .GET where path.hasPrefix(answerPrefix) && path.hasSuffix("/events"):
             let id = path.dropFirst(answerPrefix.count).dropLast("/events".count)
-            guard let index = server.answerIndex(id) else { return write(Self.notFound, context: context) }
+            guard let index = server.production.answerIndex(id) else { return write(Self.notFound, context: context) }
             write(Self.eventsHead(answerID: String(id)), context: context)
             server.readers(on: context.eventLoop).add(context.channel, answer: index)
         default:

@@ -1,19 +1,27 @@
 import CadenceBenchmarkKit
 import Foundation
 
-/// The floor server (``FloorServer``) as a child process, `CadenceFanout floor-node`, started and
-/// driven like a Cadence node (``NodeProcess``): it prints `port N` once it accepts connections, then
-/// `go` on standard input starts every answer, and `quit` or the end of input stops it.
+/// A floor server as a child process, `CadenceFanout floor-node [--hummingbird]`: ``FloorServer``, or
+/// with `--hummingbird` the second floor, ``HummingbirdFloor``. Started and driven like a Cadence node
+/// (``NodeProcess``): it prints `port N` once it accepts connections, then `go` on standard input
+/// starts every answer, and `quit` or the end of input stops it.
 enum FloorNode {
     static func run(arguments: some Sequence<String>) async throws {
-        _ = try Options(arguments, known: [], flags: [])
+        let options = try Options(arguments, known: [], flags: ["hummingbird"])
         raiseOpenFileLimit()
-        let server = try await FloorServer.start()
-        FileHandle.standardOutput.write(Data("port \(server.port)\n".utf8))
+        let (port, production, stop): (Int, FloorProduction, () async -> Void)
+        if options.flags.contains("hummingbird") {
+            let floor = try await HummingbirdFloor.start()
+            (port, production, stop) = (floor.server.port, floor.production, floor.server.shutdown)
+        } else {
+            let floor = try await FloorServer.start()
+            (port, production, stop) = (floor.port, floor.production, floor.stop)
+        }
+        FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
         for await line in StandardInputLines.stream() {
-            if line == "go" { server.go() }
+            if line == "go" { production.go() }
             if line == "quit" { break }
         }
-        await server.stop()
+        await stop()
     }
 }

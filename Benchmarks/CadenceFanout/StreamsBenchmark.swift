@@ -5,7 +5,7 @@ import NIOPosix
 /// P6: one server node with N concurrent SSE readers on loopback. Measures the server's memory per
 /// stream (from the node process's `VmRSS`, before the readers and with them) and the gap between
 /// each token's production and its arrival at every reader, in memory or through PostgreSQL
-/// (``StreamsRun``). With `--compare-floor`, the same readers and rates on the floor server right
+/// (``StreamsRun``). With `--compare-floor`, the same readers and rates on the two floors right
 /// after (``FloorComparison``).
 enum StreamsBenchmark {
     static let usage = """
@@ -19,10 +19,11 @@ enum StreamsBenchmark {
         production-to-arrival latency of every token at every reader, and events delivered per second.
         --per-token prints each token position's latency percentiles to standard error.
 
-        --compare-floor runs Cadence and then the floor (CadenceFanout floor: a minimal SwiftNIO server
-        writing the same bytes) with the same readers and rates, and reports cadence_events_s,
-        floor_events_s, ratio, cadence_p99_ms, floor_p99_ms, lost, idle_reader_bytes and
-        keepalive_connection_bytes. events/s compares the two at saturation only when more is offered
+        --compare-floor runs Cadence, then the floor (CadenceFanout floor: a minimal SwiftNIO server
+        writing the same bytes), then the second floor (a Hummingbird route writing them) with the same
+        readers and rates, and reports cadence_events_s, floor_events_s, ratio, cadence_p99_ms,
+        floor_p99_ms, lost, idle_reader_bytes, keepalive_connection_bytes, hummingbird_floor_events_s
+        and hummingbird_ratio. events/s compares the two at saturation only when more is offered
         than the node can carry (on two cores, e.g. --readers 10000 at the default 10 tokens/s, 100,000
         events/s); below that both deliver what is offered and the ratio is 1.
         """
