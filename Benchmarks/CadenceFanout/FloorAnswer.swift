@@ -35,7 +35,8 @@ struct FloorAnswer: Sendable {
             "time_ms": .number(Self.milliseconds(elapsed)), "time_limit_ms": .number(Self.milliseconds(.seconds(600))),
         ]
         let completion = Completion(metadata: ["budget": budget, "tokens": .number(Double(plan.tokens))])
-        return frames + ResearchEventEncoder.frame(ResearchEvent(sequence: plan.tokens + 1, kind: .complete(completion)))
+        let complete = ResearchEvent(sequence: plan.tokens + 1, kind: .complete(completion))
+        return frames + ResearchEventEncoder.frame(complete)
     }
 
     /// Milliseconds with two decimals.

@@ -62,6 +62,7 @@ struct HummingbirdFloor: Sendable {
                     try await writer.finish(nil)
                 })
         }
-        return HummingbirdFloor(production: production, server: try await LoopbackServer.start(router: router, label: "floor"))
+        let server = try await LoopbackServer.start(router: router, label: "floor")
+        return HummingbirdFloor(production: production, server: server)
     }
 }

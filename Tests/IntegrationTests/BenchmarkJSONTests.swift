@@ -99,7 +99,8 @@ struct BenchmarkJSONTests {
         ] {
             _ = try Self.number(figures, key)
         }
-        let (cadence, floor) = (try Self.number(figures, "cadence_events_s"), try Self.number(figures, "floor_events_s"))
+        let cadence = try Self.number(figures, "cadence_events_s")
+        let floor = try Self.number(figures, "floor_events_s")
         #expect(cadence > 0 && floor > 0, "cadence \(cadence), floor \(floor)")
         #expect(abs(try Self.number(figures, "ratio") - cadence / floor) < 0.01)
         #expect(try Self.number(figures, "lost") == 0)
