@@ -152,7 +152,8 @@ let package = Package(
             name: "CadenceFanout",
             dependencies: [
                 "CadenceCore", "CadenceTesting", "CadenceBenchmarkKit", .product("NIOConcurrencyHelpers"),
-                .product("NIOCore"), .product("NIOPosix"), .product("NIOHTTP1"),
+                .product("NIOCore"), .product("NIOPosix"), .product("NIOHTTP1"), .product("Hummingbird"),
+                .product("HTTPTypes"),
             ],
             path: "Benchmarks/CadenceFanout"),
         .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting", "CadenceOracles"]),

@@ -21,7 +21,12 @@ package final class NodeProcess: Sendable {
     /// Starts a node and waits until it listens (at most 60 s: connecting to PostgreSQL and
     /// migrating can take a few seconds on a loaded machine).
     package static func start(postgresURL: String?) async throws -> NodeProcess {
-        try await start(arguments: ["node"] + (postgresURL.map { ["--postgres", $0] } ?? []))
+        try await start(arguments: nodeArguments(postgresURL: postgresURL))
+    }
+
+    /// The arguments that start a Cadence node, through PostgreSQL when `postgresURL` is given.
+    private static func nodeArguments(postgresURL: String?) -> [String] {
+        ["node"] + (postgresURL.map { ["--postgres", $0] } ?? [])
     }
 
     /// Starts this executable with `arguments` (a node of another kind: the first argument names it),
@@ -58,7 +63,15 @@ package final class NodeProcess: Sendable {
         postgresURL: String? = nil, isolation: isolated (any Actor)? = #isolation,
         _ body: (NodeProcess) async throws -> T
     ) async throws -> T {
-        try await withReleasing(try await start(postgresURL: postgresURL), release: { await $0.stop() }, body)
+        try await with(arguments: nodeArguments(postgresURL: postgresURL), body)
+    }
+
+    /// Runs `body` with a node of the kind `arguments` start (``start(arguments:)``), and stops the
+    /// node afterwards, whether `body` returns or throws.
+    package static func with<T>(
+        arguments: [String], isolation: isolated (any Actor)? = #isolation, _ body: (NodeProcess) async throws -> T
+    ) async throws -> T {
+        try await withReleasing(try await start(arguments: arguments), release: { await $0.stop() }, body)
     }
 
     /// Every answer starts producing.

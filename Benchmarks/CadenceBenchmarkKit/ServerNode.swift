@@ -20,7 +20,8 @@ package enum ServerNode {
         let (gate, end) = (EngineGate(), EngineGate())
         var configuration = ServerConfiguration()
         configuration.port = 0
-        // Every reader comes from this machine's one address.
+        // Every reader comes from this machine's one address: the default cap of 64 connections per
+        // client address would refuse the 65th.
         configuration.maxConnectionsPerClient = nil
         if let postgresURL { configuration.postgres = try PostgresConfiguration(url: postgresURL) }
         let running = try await ReferenceServer(

@@ -21,18 +21,8 @@ struct ReaderClient: Sendable {
     func startAnswer(port: Int, query: String) async throws -> String {
         let loop = group.next()
         let answerID = loop.makePromise(of: String.self)
-        do {
-            _ = try await ClientBootstrap(group: loop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(
-                            AnswerStartHandler(query: query, answerID: answerID))
-                    }
-                }
-                .connect(host: "127.0.0.1", port: port).get()
-        } catch {
-            answerID.fail(error)
+        _ = try? await open(port: port, on: loop, failing: { answerID.fail($0) }) {
+            AnswerStartHandler(query: query, answerID: answerID)
         }
         return try await answerID.futureResult.get()
     }
@@ -42,48 +32,82 @@ struct ReaderClient: Sendable {
     func connect(
         _ targets: [(port: Int, path: String)], expectedTokens: Int, recordsLatencies: Bool
     ) async throws -> [Reader] {
-        let readers = NIOLockedValueBox<[Reader]>([])
+        try await throttled(targets) { target in
+            try await self.connect(
+                port: target.port, path: target.path, expectedTokens: expectedTokens,
+                recordsLatencies: recordsLatencies)
+        }
+    }
+
+    /// Opens `count` keep-alive connections to the node at `port`, each having sent one
+    /// `GET /healthz` and read its whole response, and returns them open and idle.
+    func connectIdle(count: Int, port: Int) async throws -> [any Channel] {
+        try await throttled(Array(repeating: port, count: count)) { port in
+            let loop = group.next()
+            let answered = loop.makePromise(of: Void.self)
+            let channel = try await open(port: port, on: loop, failing: { answered.fail($0) }) {
+                HealthCheckHandler(answered: answered)
+            }
+            try await answered.futureResult.get()
+            return channel
+        }
+    }
+
+    /// `open` for every target, at most ``connectionsInFlight`` at a time.
+    private func throttled<Target: Sendable, Opened: Sendable>(
+        _ targets: [Target], _ open: @escaping @Sendable (Target) async throws -> Opened
+    ) async throws -> [Opened] {
+        let opened = NIOLockedValueBox<[Opened]>([])
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             var started = 0
             for target in targets {
                 if started >= connectionsInFlight { try await tasks.next() }
                 started += 1
                 tasks.addTask {
-                    let reader = try await self.connect(
-                        port: target.port, path: target.path, expectedTokens: expectedTokens,
-                        recordsLatencies: recordsLatencies)
-                    readers.withLockedValue { $0.append(reader) }
+                    let connection = try await open(target)
+                    opened.withLockedValue { $0.append(connection) }
                 }
             }
             try await tasks.waitForAll()
         }
-        return readers.withLockedValue { $0 }
+        return opened.withLockedValue { $0 }
     }
 
     private func connect(port: Int, path: String, expectedTokens: Int, recordsLatencies: Bool) async throws -> Reader {
         let loop = group.next()
         let head = loop.makePromise(of: Void.self)
         let done = loop.makePromise(of: ReaderResult.self)
-        let channel: any Channel
+        let failing = { @Sendable (error: any Error) in
+            head.fail(error)
+            done.fail(error)
+        }
+        let channel = try await open(port: port, on: loop, failing: failing) {
+            SSEReaderHandler(
+                path: path, expectedTokens: expectedTokens, recordsLatencies: recordsLatencies, head: head, done: done)
+        }
+        try await head.futureResult.get()
+        return Reader(path: path, channel: channel, done: done.futureResult)
+    }
+
+    /// A connection to 127.0.0.1:`port` on `loop` speaking HTTP/1.1 through the handler `handler`
+    /// makes; if it cannot connect, `failing` gets the error before it is thrown.
+    private func open(
+        port: Int, on loop: any EventLoop, failing: @Sendable (any Error) -> Void,
+        _ handler: @escaping @Sendable () -> any ChannelHandler
+    ) async throws -> any Channel {
         do {
-            channel = try await ClientBootstrap(group: loop)
+            return try await ClientBootstrap(group: loop)
                 .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(
-                            SSEReaderHandler(
-                                path: path, expectedTokens: expectedTokens, recordsLatencies: recordsLatencies,
-                                head: head, done: done))
+                        try channel.pipeline.syncOperations.addHandler(handler())
                     }
                 }
                 .connect(host: "127.0.0.1", port: port).get()
         } catch {
-            head.fail(error)
-            done.fail(error)
+            failing(error)
             throw error
         }
-        try await head.futureResult.get()
-        return Reader(path: path, channel: channel, done: done.futureResult)
     }
 }

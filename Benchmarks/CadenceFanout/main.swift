@@ -2,10 +2,12 @@
 // nothing; run them in release mode, on demand, never in CI. See docs/benchmarks.md.
 //
 //   swift build -c release --product CadenceFanout
-//   .build/release/CadenceFanout streams --readers 10000 [--registry postgres] [--json]
+//   .build/release/CadenceFanout streams --readers 10000 [--registry postgres] [--compare-floor] [--json]
+//   .build/release/CadenceFanout floor --readers 10000 [--json]
 //   .build/release/CadenceFanout shared [--nodes 3] [--json]
 //
-// The server runs in a child process (this executable again, as `node`), so its memory is its own.
+// The server runs in a child process (this executable again, as `node`, or `floor-node` for the
+// floor), so its memory is its own. `COMMAND --help` describes a command's options.
 
 import CadenceBenchmarkKit
 import Foundation
@@ -14,6 +16,10 @@ let commands: [(name: String, summary: String, run: ([String]) async throws -> V
     (
         "streams", "P6: memory per stream and production-to-arrival latency with N SSE readers on one node",
         StreamsBenchmark.run
+    ),
+    (
+        "floor", "P6's floor: the streams benchmark against a minimal SwiftNIO server writing the same frames",
+        FloorBenchmark.run
     ),
     (
         "shared", "events/s appended and fanned out through PostgreSQL with three nodes, against memory",
@@ -26,6 +32,8 @@ do {
     switch arguments.first {
     case "node":
         try await ServerNode.run(arguments: arguments.dropFirst())
+    case "floor-node":
+        try await FloorNode.run(arguments: arguments.dropFirst())
     case let name? where commands.contains { $0.name == name }:
         try await commands.first { $0.name == name }!.run(Array(arguments.dropFirst()))
     default:

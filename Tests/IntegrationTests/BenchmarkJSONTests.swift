@@ -1,16 +1,19 @@
 import Foundation
 import Testing
 
-/// The built `CadenceBenchmarks` binary with `--json`: standard output is exactly one JSON object
-/// holding the figures docs/benchmarks.md names, counting what was asked for. Tiny sizes, so the
-/// debug build runs them in seconds; no figure is held to a time or a size (that is the
+/// The built `CadenceBenchmarks` (and `CadenceFanout`) binary with `--json`: standard output is
+/// exactly one JSON object holding the figures docs/benchmarks.md names, counting what was asked for.
+/// Tiny sizes, so the debug build runs them in seconds; no figure is held to a time or a size (that is the
 /// benchmarks' job, in release mode).
 @Suite("CadenceBenchmarks --json", .serialized)
 struct BenchmarkJSONTests {
     /// Built next to `cadence` (`swift build --build-tests` builds every product).
     static let binary = CadenceBinary.url.deletingLastPathComponent().appendingPathComponent("CadenceBenchmarks")
 
-    static func run(_ arguments: [String]) async throws -> CadenceBinary.Result {
+    /// `CadenceFanout`, the server benchmarks, built beside it.
+    static let fanout = binary.deletingLastPathComponent().appendingPathComponent("CadenceFanout")
+
+    static func run(_ arguments: [String], binary: URL = binary) async throws -> CadenceBinary.Result {
         try #require(
             FileManager.default.isExecutableFile(atPath: binary.path),
             "\(binary.path) is not built: run swift build --build-tests")
@@ -89,6 +92,43 @@ struct BenchmarkJSONTests {
             #expect(value == value.rounded(), "\(key) should be a whole number of bytes, not \(value)")
         }
         #expect(try Self.number(figures, "baseline_rss_bytes_100") > 0, "VmRSS was not read")
+    }
+
+    /// Cadence and then the two floors, with the same readers: the keys docs/benchmarks.md names, and
+    /// every token of the three runs delivered to every reader.
+    @Test func fanoutComparesCadenceWithTheFloorOnTheSameReaders() async throws {
+        let result = try await Self.run(
+            [
+                // More readers than the server lets one client address open by default (64): the
+                // benchmark's node lifts that cap, since every reader comes from 127.0.0.1.
+                "streams", "--compare-floor", "--readers", "70", "--readers-per-answer", "35", "--tokens", "5",
+                "--interval-ms", "10", "--json",
+            ], binary: Self.fanout)
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try Self.object(result)
+        #expect(figures["benchmark"] as? String == "streams")
+        #expect(try Self.number(figures, "readers") == 70)
+        for key in [
+            "cadence_p99_ms", "floor_p99_ms", "idle_reader_bytes", "keepalive_connection_bytes",
+            "floor_idle_reader_bytes",
+        ] {
+            _ = try Self.number(figures, key)
+        }
+        let cadence = try Self.number(figures, "cadence_events_s")
+        let floor = try Self.number(figures, "floor_events_s")
+        #expect(cadence > 0 && floor > 0, "cadence \(cadence), floor \(floor)")
+        #expect(abs(try Self.number(figures, "ratio") - cadence / floor) < 0.01)
+        #expect(try Self.number(figures, "lost") == 0)
+        #expect(try Self.number(figures, "cadence_lost") == 0)
+        #expect(try Self.number(figures, "floor_lost") == 0)
+        #expect(try Self.number(figures, "hummingbird_floor_lost") == 0)
+        let hummingbird = try Self.number(figures, "hummingbird_floor_events_s")
+        #expect(hummingbird > 0)
+        #expect(abs(try Self.number(figures, "hummingbird_ratio") - cadence / hummingbird) < 0.01)
+        #expect(try Self.number(figures, "cadence_failed_readers") == 0)
+        #expect(try Self.number(figures, "floor_failed_readers") == 0)
+        #expect(try Self.number(figures, "hummingbird_floor_failed_readers") == 0)
+        #expect(try Self.number(figures, "keepalive_connections_closed_early") == 0)
     }
 
     @Test func anUnknownOptionIsAUsageErrorWithNothingOnStandardOutput() async throws {
