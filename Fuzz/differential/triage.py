@@ -56,10 +56,10 @@ def _checkboxes_drawn(html, ours=None):
     items = _items(html)
     boxes = None
     if ours is not None:
-        theirs = _items(ours)
-        if len(theirs) != len(items):
+        ours_items = _items(ours)
+        if len(ours_items) != len(items):
             return html
-        boxes = [bool(re.match(r"<li>(?:<p>)?<input", ours[offset:])) for offset, _ in theirs]
+        boxes = [bool(re.match(r"<li>(?:<p>)?<input", ours[offset:])) for offset, _ in ours_items]
     out, position = [], 0
     for k, (offset, omitted) in enumerate(items):
         m = _MARKER.match(html, offset) if omitted else None
@@ -95,7 +95,8 @@ def _without_p(html):
 
 
 _MARKER_ENDS_LINE = re.compile(_ITEM + r"\[[ xX]\][ \t]+\n[ \t>]*[^ \t\n>]", re.M)
-_DEFINITION_THEN_MARKER = re.compile(_ITEM + r"\[[^\]\n]+\]:[^\n]*\n[ \t>]*\[[ xX]\]", re.M)
+# (A label may go on over lines, `3) [⏎1]:>⏎[x] )`, and so may the destination, `- [1]:⏎()⏎[x] `.)
+_DEFINITION_THEN_MARKER = re.compile(_ITEM + r"\[[^\]]+\]:(?:[^\n]*\n){1,3}[ \t>]*\[[ xX]\]", re.M)
 
 
 def _without_boxes(html):
@@ -132,7 +133,7 @@ def _marker_before_block(document, ours, cmark, mdit):
 
 # A definition as text after a tag (a paragraph's, a tight item's, a nested list's end): `[1]:u`, or a link `1` where the
 # label is defined elsewhere too.
-_DEFINITION_AS_TEXT = re.compile(r"(?:<(?:p|li)>|</[a-z0-9]+>)(?:\[[^\]<]+\]|<a [^>]*>[^<]*</a>):")
+_DEFINITION_AS_TEXT = re.compile(r"(?:<(?:p|li|hr)>|</[a-z0-9]+>)(?:\[[^\]<]+\]|<a [^>]*>[^<]*</a>):")
 
 
 def _definition_before_table(document, ours, cmark, mdit):
@@ -189,7 +190,7 @@ def _code_span_after_longer_run(document, ours, cmark, mdit):
     # After a backtick run that closes nowhere, cmark-gfm misses a later code span: its text keeps
     # the backticks where Cadence has the span.
     return ("``" in document and ours.count("<code>") > cmark.count("<code>")
-            and bool(re.search(r"`[^`<]+`", cmark)))
+            and bool(re.search(r"`[^`]+`", cmark)))
 
 
 def _checked_after_unchecked(document, ours, cmark, mdit):
@@ -199,12 +200,14 @@ def _checked_after_unchecked(document, ours, cmark, mdit):
 _CODE_SPAN_OR_COMMENT = re.compile(r"(?<!<pre>)<code>[^<]*</code>|<!--.*?-->", re.S)
 
 
+def _boxes_in_comments_hidden(html):
+    return re.sub(r"<!--.*?-->", lambda m: _without_boxes(re.sub(r"\[[ xX]\]", "", m.group(0))), html, flags=re.S)
+
+
 def _checkbox_in_comment(document, ours, cmark, mdit):
     # An HTML block `<!--` that its block does not close makes the rest a comment up to the next
     # `-->`: a checkbox that cmark-gfm omits (in a quote, a first nested list) is then inside it.
-    hide = lambda html: re.sub(r"<!--.*?-->", lambda m: _without_boxes(re.sub(r"\[[ xX]\]", "", m.group(0))), html,
-                               flags=re.S)
-    return "<!--" in ours and hide(ours) == hide(cmark)
+    return "<!--" in ours and _boxes_in_comments_hidden(ours) == _boxes_in_comments_hidden(cmark)
 
 
 def _lowercase_declaration(document, ours, cmark, mdit):
@@ -315,6 +318,21 @@ def _top_level(html):
     return parts + ([html[start:]] if start < len(html) else [])
 
 
+def _outer_boxes_removed(cmark, ours):
+    """cmark-gfm's output without the boxes of the items where Cadence draws none, when Cadence's text
+    keeps a marker (which cmark-gfm took for the item's, `+ a⏎  >x⏎      >⏎      2) [x]⇥`)."""
+    items, ours_items = _items(cmark), _items(ours)
+    if len(items) != len(ours_items) or not re.search(r"\[[ xX]\]", ours):
+        return cmark
+    out, position = [], 0
+    for (offset, _), (ours_offset, _) in zip(items, ours_items):
+        m = re.match(r"<li>(<p>)?<input[^>]*checkbox[^>]*> ?", cmark[offset:])
+        if m and not re.match(r"<li>(?:<p>)?<input", ours[ours_offset:]):
+            out += [cmark[position:offset], "<li>", m.group(1) or ""]
+            position = offset + m.end()
+    return "".join(out) + cmark[position:]
+
+
 def _rule(document, ours, cmark, mdit):
     return next((name for name, holds in CMARK_EXPLANATIONS if holds(document, ours, cmark, mdit)), None)
 
@@ -330,6 +348,16 @@ def explanation(document, ours, cmark, mdit):
         name = _rule(document, ours, reading, mdit)
         if name:
             return [name]
+    # A box cmark-gfm drew from a marker that Cadence keeps as text, and another departure.
+    unboxed = _outer_boxes_removed(cmark, ours)
+    name = unboxed != cmark and _rule(document, ours, unboxed, mdit)
+    if name:
+        return ["cmark-gfm: a task marker read before its block", name]
+    # Boxes inside a comment (`_checkbox_in_comment`), and another departure.
+    if "<!--" in ours:
+        name = _rule(document, _boxes_in_comments_hidden(ours), _boxes_in_comments_hidden(cmark), mdit)
+        if name:
+            return ["cmark-gfm omits a task checkbox", name]
     for reading in readings:
         ours_blocks, their_blocks = _top_level(ours), _top_level(reading)
         if len(ours_blocks) < 2 or len(ours_blocks) != len(their_blocks):

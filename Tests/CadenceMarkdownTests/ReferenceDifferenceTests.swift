@@ -302,6 +302,50 @@ import Testing
                 As \"a task marker alone that ends its item keeps its checkbox\", in a first nested list, where \
                 cmark-gfm 0.29 draws no box (\"a task item first in another item has its checkbox\").
                 """),
+        Case(
+            name: "a task marker after a definition on the item's first line draws a box",
+            markdown: "- [a]:u\n[X] \n",
+            html: "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> </li>\n</ul>\n",
+            why: """
+                The definition is removed from the paragraph's start (CommonMark 4.7); what is left, the item's \
+                paragraph, starts with the marker (GFM 5.3 does not say more). cmark-gfm looks for a marker on the \
+                item's first line only, so GitHub draws no box; markdown-it-py ends the item at the definition.
+                """),
+        Case(
+            name: "a marker in a quote's lazy line leaves the outer box checked",
+            markdown: "* [X] a\n  >e\n      - [ ] b\n",
+            html: """
+                <ul>
+                <li><input type="checkbox" checked="" disabled="" /> a
+                <blockquote>
+                <p>e
+                - [ ] b</p>
+                </blockquote>
+                </li>
+                </ul>
+
+                """,
+            why: """
+                `      - [ ] b` is a lazy continuation of the quote's paragraph (CommonMark 5.1): text. cmark-gfm \
+                gives the outer item's box the lazy marker's state (unchecked); markdown-it-py reads `- [ ] b` as code.
+                """),
+        Case(
+            name: "a lowercase declaration starts an HTML block",
+            markdown: "- a\n  <!a\n",
+            html: "<ul>\n<li>a\n<!a\n</li>\n</ul>\n",
+            why: """
+                Start condition 4 is `<!` and an ASCII letter (CommonMark 0.31): markdown-it-py agrees. cmark-gfm \
+                0.29 follows spec 0.29 (an uppercase letter) and escapes `<!a` as paragraph text.
+                """),
+        Case(
+            name: "a definition after a blank line in a nested item leaves the outer list tight",
+            markdown: "+ * [\n\n    [a]:5\n+ ]\n",
+            html: "<ul>\n<li>\n<ul>\n<li>\n<p>[</p>\n</li>\n</ul>\n</li>\n<li>]</li>\n</ul>\n",
+            why: """
+                The blank line is between two blocks of the nested item (loose, CommonMark 5.3); no blank line \
+                separates the outer items, whose first holds one block: tight. markdown-it-py agrees; cmark-gfm \
+                makes the nested list tight and the outer one loose.
+                """),
     ]
 
     @Test(arguments: cases)
