@@ -133,7 +133,7 @@ def _marker_before_block(document, ours, cmark, mdit):
 
 # A definition as text after a tag (a paragraph's, a tight item's, a nested list's end): `[1]:u`, or a link `1` where the
 # label is defined elsewhere too.
-_DEFINITION_AS_TEXT = re.compile(r"(?:<(?:p|li|hr)>|</[a-z0-9]+>)(?:\[[^\]<]+\]|<a [^>]*>[^<]*</a>):")
+_DEFINITION_AS_TEXT = re.compile(r"(?:<(?:p|li|hr)>|</[a-z0-9]+>)(?:\[[^\]<]+\]|<a [^>]*>[^<]*</a>):[^<]*")
 
 
 def _definition_before_table(document, ours, cmark, mdit):
