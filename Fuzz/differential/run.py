@@ -59,7 +59,7 @@ def classify(document, ours, cmark, mdit, cmark_renderer=None):
         return used + ([] if ours == mdit else ["markdown-it-py alone"]), ""
     departures = explanation(document, ours, cmark, mdit)
     if departures:
-        return used + departures, ""
+        return used + [name for name in departures if name not in used], ""
     if cmark_renderer is not None:
         variants = lazy_indentation_variants(document)
         for variant in cmark_renderer.render(variants):

@@ -355,9 +355,10 @@ def explanation(document, ours, cmark, mdit):
         return ["cmark-gfm: a task marker read before its block", name]
     # Boxes inside a comment (`_checkbox_in_comment`), and another departure.
     if "<!--" in ours:
-        name = _rule(document, _boxes_in_comments_hidden(ours), _boxes_in_comments_hidden(cmark), mdit)
-        if name:
-            return ["cmark-gfm omits a task checkbox", name]
+        for reading in readings:
+            name = _rule(document, _boxes_in_comments_hidden(ours), _boxes_in_comments_hidden(reading), mdit)
+            if name:
+                return ["cmark-gfm omits a task checkbox", name]
     for reading in readings:
         ours_blocks, their_blocks = _top_level(ours), _top_level(reading)
         if len(ours_blocks) < 2 or len(ours_blocks) != len(their_blocks):
