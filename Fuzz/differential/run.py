@@ -65,6 +65,11 @@ def classify(document, ours, cmark, mdit, cmark_renderer=None):
         for variant in cmark_renderer.render(variants):
             if rewritten(canonical(variant), ours)[0] == ours:
                 return used + [LAZY_INDENTATION], ""
+        for variant in cmark_renderer.render(variants):
+            # The lazy line's indentation, and another departure.
+            departures = explanation(document, ours, canonical(variant), mdit)
+            if departures:
+                return used + [LAZY_INDENTATION] + [name for name in departures if name not in used], ""
     return used, group_key(ours, rewrote, mdit)
 
 

@@ -15,7 +15,6 @@ _BLOCK_TAG = r"(?=</?(?:p|li|ul|ol|blockquote|h[1-6]|table|thead|tbody|tr|th|td|
 
 
 _TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)\b[^>]*>")
-_VOID = {"br", "hr", "img", "input"}
 # An item's text that starts with a task marker: `[x]`, or a link `x` where `[x]` is also a defined
 # label, then whitespace (`space`), a block tag or the item's end.
 _MARKER = re.compile(r"<li>(<p>)?(?:\[([ xX])\]|<a href=\"[^\"]*\"(?: title=\"[^\"]*\")?>([xX])</a>)"
@@ -32,8 +31,8 @@ def _items(html):
         closing, tag = m.group(1) == "/", m.group(2)
         first_in_item = after_li == m.start()
         after_li = m.end() if tag == "li" and not closing else -1
-        if tag in _VOID:
-            continue
+        if tag not in ("blockquote", "ul", "ol", "li"):
+            continue  # raw HTML's `<p>` or `</p>` must not close a quote
         if closing:
             # A closing tag of raw HTML that closes nothing open is left alone.
             if any(t == tag for t, _ in stack):
@@ -152,7 +151,7 @@ def _setext_after_definition(document, ours, cmark, mdit):
 
 
 def _closing_pre(document, ours, cmark, mdit):
-    return bool(re.search(r"^[ \t>]*</pre>", document, re.M)) and bool(re.search(r"</pre>[^<]*</(?:p|li)>|<p></pre>", ours))
+    return bool(re.search(r"^[ \t>]*</pre>", document, re.M)) and bool(re.search(r"</pre>[^<]*</(?:p|li|h[1-6])>|<p></pre>", ours))
 
 
 def _table_ends_at_lone_pipe(document, ours, cmark, mdit):
