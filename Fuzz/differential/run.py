@@ -54,18 +54,23 @@ def classify(document, ours, cmark, mdit, cmark_renderer=None):
         return [], ""
     if ours == cmark:
         return ["markdown-it-py alone"], ""
-    cmark, used = rewritten(cmark, ours)
-    if ours == cmark:
+    rewrote, used = rewritten(cmark, ours)
+    if ours == rewrote:
         return used + ([] if ours == mdit else ["markdown-it-py alone"]), ""
-    departure = explanation(document, ours, cmark, mdit)
-    if departure:
-        return used + [departure], ""
+    departures = explanation(document, ours, cmark, mdit)
+    if departures:
+        return used + [name for name in departures if name not in used], ""
     if cmark_renderer is not None:
         variants = lazy_indentation_variants(document)
         for variant in cmark_renderer.render(variants):
             if rewritten(canonical(variant), ours)[0] == ours:
                 return used + [LAZY_INDENTATION], ""
-    return used, group_key(ours, cmark, mdit)
+        for variant in cmark_renderer.render(variants):
+            # The lazy line's indentation, and another departure.
+            departures = explanation(document, ours, canonical(variant), mdit)
+            if departures:
+                return used + [LAZY_INDENTATION] + [name for name in departures if name not in used], ""
+    return used, group_key(ours, rewrote, mdit)
 
 
 def signature(ours, cmark, mdit):

@@ -199,10 +199,17 @@ struct BlockMaterializer {
     /// A marker with only whitespace after it (the paragraph is `[x]`, its final whitespace no part of it)
     /// followed by a blank line and more of the item: no task item (GFM spec 5.3 wants whitespace after the
     /// marker, inside the paragraph), so the item holds the text `[x]`. A marker alone that ends its item
-    /// stays an empty task item, as cmark-gfm draws it.
+    /// stays an empty task item, as cmark-gfm draws it. A link reference definition is more of the item
+    /// too (its paragraph is gone, its lines kept), as it is for the list's looseness.
     private static func markerIsWholeParagraphBeforeMore(_ rest: ArraySlice<UInt8>, in item: BlockNode) -> Bool {
-        guard ByteClass.isBlank(rest), item.children.count > 1 else { return false }
-        return item.children[1].startLine - item.children[0].endLine > 1
+        guard ByteClass.isBlank(rest) else { return false }
+        let end = item.children[0].endLine
+        var next = item.children.count > 1 ? item.children[1].startLine : nil
+        if let definition = item.definitionLines.first(where: { $0.lowerBound > end }) {
+            next = min(next ?? definition.lowerBound, definition.lowerBound)
+        }
+        guard let next else { return false }
+        return next - end > 1
     }
 
     /// `[ ]`, `[x]` or `[X]` then a space or tab at the start of an item's first paragraph.

@@ -189,6 +189,9 @@ extension MarkdownDocument {
             // when read or committed), and may let the first of them commit.
             inlineWork.steps += settled.define(parser.definedLabels)
             guard !parser.justClosed.isEmpty || !parser.closed.isEmpty || settled.mayCommit else { return }
+            // Held blocks may commit here though no line came (a tail read that built a stale one
+            // again can find it waits for nothing): the last tail, which shows them, is out of date.
+            if tailCache.revision >= 0 { tailCache.releaseSnapshot() }
             var materializer = takeClosedMaterializer()
             defer { closedMaterializer = materializer }
             var values: [Block] = []

@@ -3,8 +3,9 @@
 ///
 /// A read builds a *snapshot*: a copy of the live parser (sharing its closed blocks and the bytes
 /// of its open ones) that reads the pending line and closes everything virtually. The snapshot is
-/// kept until the live parser takes its next line (`revision`). Until then, each chunk only
-/// lengthens the pending line, and:
+/// kept until the live parser takes its next line (`revision`), or held-back blocks commit (a
+/// settle releases it: the last tail shows them). Until then, each chunk only lengthens the
+/// pending line, and:
 /// - a table ignores the pending line (a row waits for its newline): the last tail stands;
 /// - a pending line whose reading cannot change with more bytes at its end (the parser's
 ///   `lineEndSensitive`: no blank so far, no marker or fence run reaching the end, no heading, no

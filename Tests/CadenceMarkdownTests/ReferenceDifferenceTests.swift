@@ -144,6 +144,20 @@ import Testing
                 of the list, although it is indented into the item.
                 """),
         Case(
+            name: "a task marker alone before a blank line and a definition of the item is text",
+            markdown: "- [x]\t\n\n  [y]:u\n- b\n",
+            html: "<ul>\n<li>\n<p>[x]</p>\n</li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
+            why: """
+                A definition is a block of the item (CommonMark 4.7), after a blank line: the list is loose and the \
+                marker, the whole of its paragraph, is text, as before any other block. markdown-it-py agrees; \
+                cmark-gfm draws a box and, losing the definition's blank line, ends the list.
+                """),
+        Case(
+            name: "a task marker alone before a blank line and its own label's definition is a link",
+            markdown: "- [x]\t\n\n  [x]:u\n",
+            html: "<ul>\n<li>\n<p><a href=\"u\">x</a></p>\n</li>\n</ul>\n",
+            why: "As above; `[x]` is then a shortcut reference link (markdown-it-py agrees, cmark-gfm draws a box)."),
+        Case(
             name: "a task marker alone that ends its item keeps its checkbox",
             markdown: "- [ ] \n\n- b\n",
             html: "<ul>\n<li><input type=\"checkbox\" disabled=\"\" /> </li>\n<li>\n<p>b</p>\n</li>\n</ul>\n",
@@ -212,6 +226,110 @@ import Testing
                 A code span begins and ends with backtick strings of equal length (CommonMark 6.1): `` closes \
                 nowhere and is text, then `a` and `b` are spans. markdown-it-py agrees; cmark-gfm finds `a` and \
                 leaves `b` as text.
+                """),
+        Case(
+            name: "a lazy line's indentation is no part of a code span",
+            markdown: ">* x```\n    > ```\n",
+            html: "<blockquote>\n<ul>\n<li>x<code>&gt;</code></li>\n</ul>\n</blockquote>\n",
+            why: """
+                Four spaces before `>` start no quote line, so the line is a lazy continuation of the item's \
+                paragraph, whose raw content drops each line's initial whitespace (CommonMark 4.8): the span holds \
+                `⏎> `, which is `>`. cmark-gfm, which GitHub runs, keeps the lazy line's indentation (` >`); \
+                markdown-it-py ends the paragraph.
+                """),
+        Case(
+            name: "a lazy line's indentation is no part of an HTML comment",
+            markdown: ">h<!--\n    >-->\n",
+            html: "<blockquote>\n<p>h<!--\n>--></p>\n</blockquote>\n",
+            why: "As above, in raw inline HTML: cmark-gfm keeps `    >-->`; markdown-it-py reads `>` as the quote's."),
+        Case(
+            name: "a definition of a label defined before is no table's text",
+            markdown: "[two]:1\n\n[two]:3\ny||||\n-|-|-|-\n",
+            html: "<table>\n<thead>\n<tr>\n<th>y</th>\n<th></th>\n<th></th>\n<th></th>\n</tr>\n</thead>\n</table>\n",
+            why: """
+                `[two]:3` is a definition (the first one of a label wins, CommonMark 4.7), removed before the table \
+                starts at `y||||`: markdown-it-py agrees. cmark-gfm's table extension keeps it as text, a link `two`.
+                """),
+        Case(
+            name: "a task marker before an aligned header cell is the cell's text",
+            markdown: "* [ ] ||||\n    -:|-|-|-\n",
+            html: "<ul>\n<li>\n<table>\n<thead>\n<tr>\n<th align=\"right\">[ ]</th>\n"
+                + String(repeating: "<th></th>\n", count: 3) + "</tr>\n</thead>\n</table>\n</li>\n</ul>\n",
+            why: """
+                The item's first block is a table whose header row `[ ] ||||` has four cells like the delimiter \
+                row (GFM spec 4.10), no paragraph, so no task item (5.3): markdown-it-py agrees. cmark-gfm takes \
+                the marker off first, and `||||` has three cells: a box and a paragraph.
+                """),
+        Case(
+            name: "a task marker after a definition in the item is text",
+            markdown: "1) [1]:\"\n\n   [X] <\n",
+            html: "<ol>\n<li>\n<p>[X] &lt;</p>\n</li>\n</ol>\n",
+            why: """
+                A task item's first block is a paragraph that starts with the marker (GFM spec 5.3); here the first \
+                is the definition `[1]:"`, as cmark-gfm (and GitHub) read it too, drawing no box; markdown-it-py \
+                draws one. A blank line between two blocks of the item makes the list loose (CommonMark 5.3).
+                """),
+        Case(
+            name: "a lazy line after a task marker continues the item's paragraph",
+            markdown: "- [x]\t\n|\n",
+            html: "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> |</li>\n</ul>\n",
+            why: """
+                `|` is a lazy continuation line of the item's paragraph `[x]⇥⏎|` (CommonMark 5.1), which starts \
+                with the marker and whitespace: a task item. cmark-gfm takes the marker off before the paragraph \
+                opens, leaves the item empty and starts a paragraph `|` after the list; markdown-it-py wants a \
+                space after the marker.
+                """),
+        Case(
+            name: "an empty task item first in another item has its checkbox",
+            markdown: "+ 9. [X] \n",
+            html: "<ul>\n<li>\n<ol start=\"9\">\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> </li>\n</ol>\n</li>\n</ul>\n",
+            why: """
+                As \"a task marker alone that ends its item keeps its checkbox\", in a first nested list, where \
+                cmark-gfm 0.29 draws no box (\"a task item first in another item has its checkbox\").
+                """),
+        Case(
+            name: "a task marker after a definition on the item's first line draws a box",
+            markdown: "- [a]:u\n[X] \n",
+            html: "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> </li>\n</ul>\n",
+            why: """
+                The definition is removed from the paragraph's start (CommonMark 4.7); what is left, the item's \
+                paragraph, starts with the marker (GFM 5.3 does not say more). cmark-gfm looks for a marker on the \
+                item's first line only, so GitHub draws no box; markdown-it-py ends the item at the definition.
+                """),
+        Case(
+            name: "a marker in a quote's lazy line leaves the outer box checked",
+            markdown: "* [X] a\n  >e\n      - [ ] b\n",
+            html: """
+                <ul>
+                <li><input type="checkbox" checked="" disabled="" /> a
+                <blockquote>
+                <p>e
+                - [ ] b</p>
+                </blockquote>
+                </li>
+                </ul>
+
+                """,
+            why: """
+                `      - [ ] b` is a lazy continuation of the quote's paragraph (CommonMark 5.1): text. cmark-gfm \
+                gives the outer item's box the lazy marker's state (unchecked); markdown-it-py reads `- [ ] b` as code.
+                """),
+        Case(
+            name: "a lowercase declaration starts an HTML block",
+            markdown: "- a\n  <!a\n",
+            html: "<ul>\n<li>a\n<!a\n</li>\n</ul>\n",
+            why: """
+                Start condition 4 is `<!` and an ASCII letter (CommonMark 0.31): markdown-it-py agrees. cmark-gfm \
+                0.29 follows spec 0.29 (an uppercase letter) and escapes `<!a` as paragraph text.
+                """),
+        Case(
+            name: "a definition after a blank line in a nested item leaves the outer list tight",
+            markdown: "+ * [\n\n    [a]:5\n+ ]\n",
+            html: "<ul>\n<li>\n<ul>\n<li>\n<p>[</p>\n</li>\n</ul>\n</li>\n<li>]</li>\n</ul>\n",
+            why: """
+                The blank line is between two blocks of the nested item (loose, CommonMark 5.3); no blank line \
+                separates the outer items, whose first holds one block: tight. markdown-it-py agrees; cmark-gfm \
+                makes the nested list tight and the outer one loose.
                 """),
     ]
 

@@ -147,6 +147,16 @@ import Testing
         Self.expectSame("[1]: /x\n\nCited [1] and linked [1][].\n", options: .gfm)
     }
 
+    /// Found by the fuzzer: a definition resolves the inner link of `[[x][a]][y][a]`, so the outer
+    /// brackets no longer look up `y`. A read builds the held paragraph again and finds it waits for
+    /// no label; the next chunk commits it though no line came, and a read of the same line used to
+    /// show the last tail, with that paragraph still in it.
+    @Test func aHeldBlockCommitsBetweenTwoReadsOfOneLine() {
+        let uses = "[[x][a]][y][a]\n\n[a]: /u\n"
+        #expect(Self.tail(uses, "\nT", "ex") == [.paragraph([.text("Tex")])])
+        Self.expectSame(uses + "\nText\n")
+    }
+
     @Test func pendingLineChangesItsReading() {
         // A thematic break until the text comes, a list item, a heading with a closing sequence.
         Self.expectSame("- - -\n- - - a\n* * * b\n")
