@@ -101,25 +101,22 @@ final class AnswerLogs: Sendable {
     /// not part of the answer.
     @discardableResult
     func append(_ kind: ResearchEvent.Kind, to id: String) -> Bool {
-        let at = now()
-        let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>]? in
-            guard state.entries[id]?.finished == false else { return nil }
-            state.entries[id]?.log.append(kind, at: at)
-            return state.takeWaiters(of: id)
-        }
-        guard let woken else { return false }
-        for waiter in woken { waiter.resume() }
-        return true
+        log(kind, to: id, ending: false)
     }
 
     /// Logs a terminal event and ends the answer in one step, so that nothing slips in between.
     /// Returns `false` if the answer had already ended.
     func end(_ id: String, with kind: ResearchEvent.Kind) -> Bool {
+        log(kind, to: id, ending: true)
+    }
+
+    /// Logs `kind` for an answer still going, ending it with `ending`, and wakes its readers.
+    private func log(_ kind: ResearchEvent.Kind, to id: String, ending: Bool) -> Bool {
         let at = now()
         let woken = state.withLockedValue { state -> [CheckedContinuation<Void, Never>]? in
             guard !state.stopped, state.entries[id]?.finished == false else { return nil }
             state.entries[id]?.log.append(kind, at: at)
-            state.entries[id]?.finished = true
+            if ending { state.entries[id]?.finished = true }
             return state.takeWaiters(of: id)
         }
         guard let woken else { return false }
