@@ -11,7 +11,7 @@ import PackageDescription
 //   CadenceSearch                                  search sources (corpus, web, papers), response cache → Core, Engine, Client, GRDB
 //   CadenceResearch                                model-driven deep research          → Core, Engine, Client, Search, Web
 //   CadenceWeb                                     guarded page fetching               → Engine
-//   CadenceServer                                  Hummingbird reference server        → Core, Engine
+//   CadenceServer                                  Hummingbird reference server        → Core, Engine, Client
 //   CadenceOracles                                 properties the fuzzers and regression tests check
 //                                                  → Core, Pacing, Markdown, Terminal
 //   cadence                                        the command                          → everything
@@ -90,7 +90,7 @@ let package = Package(
             name: "CadenceClient",
             dependencies: [
                 "CadenceCore", .product("AsyncHTTPClient"), .product("HummingbirdWSClient"), .product("Logging"),
-                .product("NIOConcurrencyHelpers"),
+                .product("NIOConcurrencyHelpers"), .product("NIOCore"), .product("NIOPosix"),
             ]),
         .target(
             name: "CadenceSearch",
@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "CadenceServer",
             dependencies: [
-                "CadenceCore", "CadenceEngine", .product("Hummingbird"), .product("HummingbirdWebSocket"),
+                "CadenceCore", "CadenceEngine", "CadenceClient", .product("Hummingbird"), .product("HummingbirdWebSocket"),
                 .product("ServiceLifecycle"), .product("HTTPTypes"), .product("Logging"), .product("PostgresNIO"),
                 .product("Metrics"), .product("Prometheus"), .product("NIOEmbedded"),
                 // Imported directly too, so named, not left to arrive through the products above.

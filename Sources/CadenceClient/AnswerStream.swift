@@ -34,6 +34,9 @@ public struct AnswerStream: AsyncSequence, Sendable {
     /// (``ResearchTransport/cancelAnswer(id:)``), so a model stops writing what nobody reads.
     /// `false` only disconnects: the server goes on, and the answer can be resumed later.
     public var cancelsOnServer: Bool
+    /// The group that counts this stream until its driver ends, for a process that waits for its
+    /// streams before it exits (``AnswerStreamGroup/waitUntilAllEnded()``).
+    public var group: AnswerStreamGroup?
     let clock: any Clock<Duration>
     let makeRandom: @Sendable () -> any RandomNumberGenerator & Sendable
 
@@ -42,6 +45,7 @@ public struct AnswerStream: AsyncSequence, Sendable {
         transport: any ResearchTransport,
         configuration: ReliabilityConfiguration = ReliabilityConfiguration(),
         cancelsOnServer: Bool = true,
+        group: AnswerStreamGroup? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> any RandomNumberGenerator & Sendable = { SystemRandomNumberGenerator() }
     ) {
@@ -49,6 +53,7 @@ public struct AnswerStream: AsyncSequence, Sendable {
         self.transport = transport
         self.configuration = configuration
         self.cancelsOnServer = cancelsOnServer
+        self.group = group
         self.clock = clock
         self.makeRandom = random
     }
@@ -56,30 +61,13 @@ public struct AnswerStream: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncStream<AnswerUpdate>.Iterator {
         let (updates, continuation) = AsyncStream<AnswerUpdate>.makeStream(bufferingPolicy: .unbounded)
         // Counted until the driver ends, so that a process can wait for it (`waitUntilAllEnded()`).
-        LiveAnswerStreams.shared.begin()
-        let driver = Task {
+        group?.begin()
+        let driver = Task { [group] in
             await AnswerStreamDriver.run(self, clock: clock, updates: continuation)
-            LiveAnswerStreams.shared.end()
+            group?.end()
         }
         continuation.onTermination = { _ in driver.cancel() }
         return updates.makeAsyncIterator()
-    }
-
-    /// Returns once every answer stream of this process has ended. A stream whose reader left (a
-    /// cancelled task, a loop left early) ends once it has asked its server to cancel the answer
-    /// (``cancelsOnServer``; the request gives up after 5 s). Call it before a process exits after
-    /// cancelling its answers, as a command does on Ctrl-C: a server keeps producing an answer
-    /// whose reader only disconnected, so exiting before the `DELETE` goes out would leave a model
-    /// writing what nobody reads. A stream still being read is waited for too, to its end; the
-    /// wait also ends when the calling task is cancelled.
-    ///
-    /// ```swift
-    /// for await update in AnswerStream(request: request, transport: transport) { … }  // Ctrl-C ends it
-    /// await AnswerStream.waitUntilAllEnded()
-    /// exit(130)
-    /// ```
-    public static func waitUntilAllEnded() async {
-        await LiveAnswerStreams.shared.waitUntilNonePending()
     }
 }
 
@@ -162,7 +150,7 @@ enum AnswerStreamDriver {
         _ = perform(machine.cancel(now: now()))
         if stream.cancelsOnServer, let answerID {
             // In a task of its own: this one is cancelled, and the request must still go out. This
-            // driver ends when it has (`AnswerStream.waitUntilAllEnded()` waits for that).
+            // driver ends when it has (`AnswerStreamGroup.waitUntilAllEnded()` waits for that).
             let transport = stream.transport
             await Task { try? await transport.cancelAnswer(id: answerID) }.value
         }
@@ -194,9 +182,8 @@ enum AnswerStreamDriver {
         guard let error = error as? CadenceClientError else {
             return .transport("\(error)", beforeFirstByte: beforeFirstByte)
         }
-        let retryable = error.code == .transport || error.retryable
         return ConnectionFailure(
-            message: error.message, retryable: retryable, retryAfter: error.retryAfter, status: error.status,
+            message: error.message, retryable: error.shouldRetry, retryAfter: error.retryAfter, status: error.status,
             beforeFirstByte: beforeFirstByte, exceededLimit: error.exceededLimit,
             malformedEvent: error.code == .malformedEvent && !beforeFirstByte)
     }

@@ -53,6 +53,10 @@ public struct CadenceClientError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// Whether the layers that retry (the answer stream, model research) try again after this
+    /// failure: every broken connection, and every failure ``retryable`` marks.
+    package var shouldRetry: Bool { code == .transport || retryable }
+
     /// The decoder limit a ``Code/malformedStream`` broke, read from its underlying error.
     var exceededLimit: SSEDecoderError.Code? {
         switch underlying {
@@ -63,33 +67,17 @@ public struct CadenceClientError: Error, Sendable, CustomStringConvertible {
     }
 
     static func httpStatus(_ status: Int, reason: String, body: String, retryAfter: Duration?) -> CadenceClientError {
-        let detail = Self.oneLine(Self.serverMessage(in: body) ?? body, limit: 300)
+        let detail = (Self.serverMessage(in: body) ?? body).oneLine(limit: 300)
         let suffix = detail.isEmpty ? "" : ": \(detail)"
         return CadenceClientError(
             .httpStatus, message: "the server answered HTTP \(status) \(reason)\(suffix)", status: status, body: body,
-            retryable: ModelError.isRetryable(status: status), retryAfter: retryAfter)
+            retryable: ConnectionFailure.isRetryable(status: status), retryAfter: retryAfter)
     }
 
     /// A connection to `url` that could not be made or broke before the answer, retryable.
     static func unreachable(_ url: String, _ error: any Error) -> CadenceClientError {
         CadenceClientError(
-            .transport, message: "could not reach \(url): \(reason(error))", retryable: true, underlying: error)
-    }
-
-    /// What went wrong, for a message: a system call's error as the system words it ("Connection
-    /// refused"; NIO's own text reads "connection reset (error set): Connection refused) (errno: 111)").
-    static func reason(_ error: any Error) -> String {
-        guard let error = error as? IOError else { return "\(error)" }
-        return String(cString: strerror(error.errnoCode))
-    }
-
-    /// `text` on one line, for a message: runs of white space (line breaks among them) become one
-    /// space, and past `limit` characters it is cut with `…` (an HTML error page is long).
-    static func oneLine(_ text: String, limit: Int) -> String {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        var line = words.joined(separator: " ")
-        if line.count > limit { line = line.prefix(limit - 1) + "…" }
-        return line
+            .transport, message: "could not reach \(url): \(SystemErrorText.describe(error))", retryable: true, underlying: error)
     }
 
     /// The provider's or server's message in a JSON error body.

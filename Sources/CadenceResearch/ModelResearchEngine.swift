@@ -200,7 +200,7 @@ enum ResearchDriver {
             return ResearchMachine.ModelFailure(message: "\(error)", retryable: false)
         }
         return ResearchMachine.ModelFailure(
-            message: error.message, retryable: error.code == .transport || error.retryable,
+            message: error.message, retryable: error.shouldRetry,
             retryAfter: error.retryAfter, status: error.status)
     }
 }

@@ -204,7 +204,7 @@ extension ResearchMachine {
     /// show them), else the opening.
     static func snippet(of passage: RetrievedPassage, characters: Int = 240) -> String {
         if passage.text.count > characters, let snippet = passage.snippet, !snippet.isEmpty { return snippet }
-        return ResearchPrompts.excerpt(passage.text, characters: characters)
+        return passage.text.clippedAtWord(to: characters)
     }
 
     /// The writing call ended cleanly: send what the citation processor held, then `complete`.

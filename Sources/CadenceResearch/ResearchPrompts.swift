@@ -37,7 +37,7 @@ enum ResearchPrompts {
         found += queriesRun.map { "\"\($0)\"" }.joined(separator: ", ")
         found += "\n\nPassages found (\(passages.count)):\n"
         for passage in passages {
-            found += "\n- \(passage.label): \(excerpt(passage.text, characters: 300))"
+            found += "\n- \(passage.label): \(passage.text.clippedAtWord(to: 300))"
         }
         found += "\n\nReply with the JSON object only."
         return [ChatTurn(role: "system", content: system), ChatTurn(role: "user", content: found)]
@@ -79,7 +79,7 @@ enum ResearchPrompts {
             for (index, source) in sources.enumerated() {
                 let published = [source.details.venue, Source.year(of: source.details.published)].compactMap { $0 }
                 let label = published.isEmpty ? source.label : "\(source.label) (\(published.joined(separator: ", ")))"
-                system += "\n\n[\(index + 1)] \(label)\n\(excerpt(source.text, characters: passageCharacters))"
+                system += "\n\n[\(index + 1)] \(label)\n\(source.text.clippedAtWord(to: passageCharacters))"
             }
         }
         return [ChatTurn(role: "system", content: system)] + conversation(history)
@@ -91,15 +91,6 @@ enum ResearchPrompts {
         history.filter { $0.role == "user" || $0.role == "assistant" }
     }
 
-    /// The start of `text`, cut at a word boundary, with "…" when cut.
-    static func excerpt(_ text: String, characters: Int) -> String {
-        guard text.count > characters else { return text }
-        var cut = String(text.prefix(characters))
-        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > characters / 2 {
-            cut = String(cut[..<space])
-        }
-        return cut + "…"
-    }
 
     // MARK: Reading replies
 

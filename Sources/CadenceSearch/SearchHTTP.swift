@@ -67,7 +67,7 @@ public struct SearchHTTP: Sendable {
                 throw SearchSourceError(.rateLimited, "rate limited: HTTP 429 again after waiting as asked")
             }
             guard (200..<300).contains(status) else {
-                let detail = Self.oneLine(text, limit: 200)
+                let detail = text.oneLine(limit: 200)
                 throw SearchSourceError(
                     .httpStatus, "HTTP \(status) \(reason)" + (detail.isEmpty ? "" : ": \(detail)"))
             }
@@ -103,12 +103,6 @@ public struct SearchHTTP: Sendable {
         return contentType.lowercased().contains("xml") && (try? XMLNode.parse(text)) != nil
     }
 
-    /// `text` on one line, cut with `…` past `limit` characters.
-    static func oneLine(_ text: String, limit: Int) -> String {
-        let line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return line.count > limit ? line.prefix(limit - 1) + "…" : line
-    }
-
     /// `text` with `%`-escapes for a URL query value.
     static func queryValue(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
@@ -122,7 +116,7 @@ public struct SearchHTTP: Sendable {
             return try JSONValue(parsing: text)
         } catch {
             throw SearchSourceError(
-                .unreadableBody, "\(service) sent a body that is not JSON: \(oneLine(text, limit: 80))")
+                .unreadableBody, "\(service) sent a body that is not JSON: \(text.oneLine(limit: 80))")
         }
     }
 }

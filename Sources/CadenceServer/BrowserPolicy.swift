@@ -203,7 +203,5 @@ package struct BrowserPolicy: Sendable {
     }
 
     /// At most 100 characters of a header value, for an error message.
-    private static func excerpt(_ value: String) -> String {
-        value.count <= 100 ? value : String(value.prefix(100)) + "…"
-    }
+    private static func excerpt(_ value: String) -> String { value.clipped(to: 100) }
 }

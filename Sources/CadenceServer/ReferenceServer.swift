@@ -1,4 +1,5 @@
 public import CadenceEngine
+import CadenceClient
 import CadenceCore
 import Foundation
 import HTTPTypes

@@ -47,10 +47,6 @@ public struct ConversationSummary: Sendable, Hashable, Identifiable {
     /// ConversationSummary.title(fromQuestion: "  What is\nSSE? ")   // "What is SSE?"
     /// ```
     public static func title(fromQuestion query: String) -> String {
-        let line = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard line.count > maximumDerivedTitleLength else { return line }
-        let cut = line.prefix(maximumDerivedTitleLength - 1)
-        let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
-        return atWord + "…"
+        query.split(whereSeparator: \.isWhitespace).joined(separator: " ").clippedAtWord(to: maximumDerivedTitleLength)
     }
 }

@@ -7,7 +7,7 @@ struct ProviderModelErrorTests {
         (400, false), (401, false), (403, false), (404, false), (422, false), (200, false),
     ])
     func retryableStatuses(status: Int, retryable: Bool) {
-        #expect(ModelError.isRetryable(status: status) == retryable)
+        #expect(ConnectionFailure.isRetryable(status: status) == retryable)
     }
 
     @Test(arguments: [

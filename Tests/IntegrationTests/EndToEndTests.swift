@@ -12,7 +12,7 @@ struct EndToEndTests {
     func streamsACitedAnswer() async throws {
         try await withServer { server in
             #expect(server.port > 0)
-            let client = ResearchClient(baseURL: server.baseURL)
+            let client = SSETransport(baseURL: server.baseURL)
             var events: [ResearchEvent] = []
             for try await event in client.answer(AnswerRequest(query: "How does resume with Last-Event-ID work?")) {
                 events.append(event)
@@ -50,7 +50,7 @@ struct EndToEndTests {
         try await withServer { server in
             var text = ""
             var completion: Completion?
-            for try await event in ResearchClient(baseURL: server.baseURL).answer(
+            for try await event in SSETransport(baseURL: server.baseURL).answer(
                 AnswerRequest(query: "xylophone zeppelin quokka"))
             {
                 if case .token(let token) = event.kind { text += token }
@@ -91,7 +91,7 @@ struct EndToEndTests {
         ])
     func badRequests(body: String, status: Int, mentions: String) async throws {
         try await withServer { server in
-            let client = ResearchClient(baseURL: server.baseURL)
+            let client = SSETransport(baseURL: server.baseURL)
             var request = HTTPClientRequest(url: server.baseURL + "/v1/answers")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -108,7 +108,7 @@ struct EndToEndTests {
     @Test("an HTTP error status reaches the client as a typed error with status and body")
     func typedHTTPError() async throws {
         try await withServer { server in
-            let client = ResearchClient(baseURL: server.baseURL)
+            let client = SSETransport(baseURL: server.baseURL)
             await #expect {
                 for try await _ in client.answer(AnswerRequest(query: "  ")) {}
             } throws: { error in
@@ -123,7 +123,7 @@ struct EndToEndTests {
     func unreachable() async throws {
         // Bind then release a port so that nothing listens on it.
         let port = try await withServer { $0.port }
-        let client = ResearchClient(baseURL: "http://127.0.0.1:\(port)", connectTimeout: .seconds(3))
+        let client = SSETransport(baseURL: "http://127.0.0.1:\(port)", connectTimeout: .seconds(3))
         await #expect {
             for try await _ in client.answer(AnswerRequest(query: "hello")) {}
         } throws: { error in
@@ -144,7 +144,7 @@ struct EndToEndTests {
     @Test("many answers stream at once")
     func concurrentAnswers() async throws {
         try await withServer { server in
-            let client = ResearchClient(baseURL: server.baseURL)
+            let client = SSETransport(baseURL: server.baseURL)
             let texts = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<8 {
                     group.addTask {

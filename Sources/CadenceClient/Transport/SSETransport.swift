@@ -7,7 +7,7 @@ import NIOHTTP1
 /// `GET /v1/answers/{id}/events` with `Last-Event-ID` to resume one.
 ///
 /// This is the one SSE path of the client: ``AnswerStream`` drives it (resume, retry, timeouts), and
-/// ``answer(_:)`` (also known as ``ResearchClient``) reads one connection of it as raw events.
+/// ``answer(_:)`` reads one connection of it as raw events.
 ///
 /// ```swift
 /// let transport = SSETransport(baseURL: "http://127.0.0.1:8080")   // bearerToken: "…" for a server with a token

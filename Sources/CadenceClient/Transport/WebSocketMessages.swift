@@ -53,7 +53,7 @@ enum WebSocketMessages {
                 underlying: error)
         default:
             CadenceClientError(
-                .transport, message: "the WebSocket failed: \(CadenceClientError.reason(error))", retryable: true,
+                .transport, message: "the WebSocket failed: \(SystemErrorText.describe(error))", retryable: true,
                 underlying: error)
         }
     }

@@ -4,7 +4,7 @@ extension ModelError {
     /// Reads the error bodies of OpenAI (`{"error":{"message","type","code"}}`), Anthropic
     /// (`{"type":"error","error":{"type","message"}}`), Gemini (`{"error":{"code","message","status"}}`,
     /// possibly wrapped in an array) and Ollama (`{"error":"…"}`). Any other body is quoted, shortened.
-    /// `retryable` comes from the status (see ``isRetryable(status:)``).
+    /// `retryable` comes from the status (see ``ConnectionFailure/isRetryable(status:)``).
     ///
     /// ```swift
     /// let body = #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#
@@ -17,14 +17,14 @@ extension ModelError {
         if let json = try? JSONTextParser.parse(text), let error = ModelError(providerJSON: json) {
             self = error
             self.status = httpStatus
-            self.retryable = Self.isRetryable(status: httpStatus)
+            self.retryable = ConnectionFailure.isRetryable(status: httpStatus)
             return
         }
         let quoted = text.trimmedWhitespace.clipped(to: 500)
         self.init(
             code: Self.httpStatus,
             message: quoted.isEmpty ? "HTTP status \(httpStatus)" : "HTTP status \(httpStatus): \(quoted)",
-            retryable: Self.isRetryable(status: httpStatus),
+            retryable: ConnectionFailure.isRetryable(status: httpStatus),
             status: httpStatus
         )
     }
@@ -68,7 +68,7 @@ extension ModelError {
             ?? numeric.map(String.init)
         let message = payload["message"]?.stringValue ?? json["message"]?.stringValue ?? payload.jsonText
         let status = numeric.flatMap { (100...599).contains($0) ? $0 : nil }
-        let retryable = (status.map(Self.isRetryable(status:)) ?? false) || Self.isRetryable(code: code)
+        let retryable = (status.map(ConnectionFailure.isRetryable(status:)) ?? false) || Self.isRetryable(code: code)
         self.init(code: code, message: message, retryable: retryable, status: status)
     }
 }

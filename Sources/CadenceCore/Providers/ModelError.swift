@@ -42,21 +42,6 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         return prefix + message + (retryable ? " (retryable)" : "")
     }
 
-    /// Whether an HTTP status is worth retrying: 408, 409, 429 and every 5xx (including Anthropic's
-    /// 529 "overloaded") are; 400, 401, 403 and the other 4xx are not.
-    ///
-    /// ```swift
-    /// ModelError.isRetryable(status: 529)  // true
-    /// ModelError.isRetryable(status: 401)  // false
-    /// ```
-    public static func isRetryable(status: Int) -> Bool {
-        switch status {
-        case 408, 409, 429: true
-        case 500...599: true
-        default: false
-        }
-    }
-
     /// Whether a provider error code is worth retrying, for errors that arrive inside a stream
     /// without an HTTP status.
     static func isRetryable(code: String?) -> Bool {

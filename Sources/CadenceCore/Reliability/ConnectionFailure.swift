@@ -52,7 +52,14 @@ public struct ConnectionFailure: Sendable, Hashable {
         ConnectionFailure(message: message, retryable: true, beforeFirstByte: beforeFirstByte)
     }
 
-    /// Statuses worth retrying: 408, 409, 429 and every 5xx (529 "overloaded" included).
+    /// Whether an HTTP status is worth retrying, for a research server and a model provider alike:
+    /// 408, 409, 429 and every 5xx (including Anthropic's 529 "overloaded") are; 400, 401, 403 and
+    /// the other 4xx are not.
+    ///
+    /// ```swift
+    /// ConnectionFailure.isRetryable(status: 529)  // true
+    /// ConnectionFailure.isRetryable(status: 401)  // false
+    /// ```
     public static func isRetryable(status: Int) -> Bool {
         status == 408 || status == 409 || status == 429 || (500...599).contains(status)
     }

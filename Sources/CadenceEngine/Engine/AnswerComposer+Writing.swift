@@ -98,7 +98,7 @@ extension AnswerComposer {
         return Source(
             id: String(number), title: doc.title,
             url: doc.url + (passage?.anchor.map { "#" + $0 } ?? ""),
-            snippet: Prose.shorten(snippet, to: Self.snippetLength))
+            snippet: snippet.clippedAtWord(to: Self.snippetLength))
     }
 
     /// Two or three questions about sections the answer did not quote: from the cited documents

@@ -6,15 +6,6 @@ enum Prose {
         return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 
-    /// `text` cut at a word boundary to at most `length` characters, with an ellipsis if cut.
-    static func shorten(_ text: String, to length: Int) -> String {
-        guard text.count > length else { return text }
-        var cut = String(text.prefix(length))
-        if let space = cut.lastIndex(of: " ") { cut = String(cut[..<space]) }
-        while let last = cut.last, ",;:".contains(last) { cut.removeLast() }
-        return cut + "…"
-    }
-
     /// "Exponential backoff" → "exponential backoff", but "WebSockets", "BM25" and "Cadence …"
     /// keep their capital.
     static func lowercasedStart(_ heading: String) -> String {

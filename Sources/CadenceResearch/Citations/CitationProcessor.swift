@@ -153,12 +153,8 @@ public struct CitationProcessor: Sendable {
             let score = CitationSupport.score(claim: claim.stems, in: sourceStems[claim.source - 1])
             checks.append(
                 CitationCheck(
-                    ordinal: claim.ordinal, source: claim.source, sentence: Self.shortened(claim.text),
+                    ordinal: claim.ordinal, source: claim.source, sentence: claim.text.clipped(to: 300),
                     score: score, supported: score >= supportThreshold))
         }
-    }
-
-    static func shortened(_ text: String) -> String {
-        text.unicodeScalars.count <= 300 ? text : String(text.prefix(299)) + "…"
     }
 }

@@ -68,7 +68,7 @@ enum AnswerSession {
         // gives up after a few seconds; a second Ctrl-C quits at once). Whether the updates ended
         // early or with the stream's own `cancelled` (the stream can deliver it as the reader
         // leaves), the stream may still be sending that request.
-        await AnswerStream.waitUntilAllEnded()
+        await Interrupt.answerStreams.waitUntilAllEnded()
         if interrupted == .outputClosed, streamEnding != .completed { return (shown, .outputClosed) }
         return (shown, streamEnding ?? .cancelled)
     }

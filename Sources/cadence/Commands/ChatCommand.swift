@@ -185,7 +185,7 @@ enum ConversationList {
         }
         let titleWidth = min(48, rows.map(\.title.count).max() ?? 0)
         for row in rows {
-            var title = row.title.count > titleWidth ? String(row.title.prefix(titleWidth - 1)) + "…" : row.title
+            var title = row.title.clipped(to: titleWidth)
             title += String(repeating: " ", count: max(0, titleWidth - title.count))
             let state = row.lastAnswerState?.label ?? "no questions"
             output.line("\(output.cyan(row.id))  \(title)  \(output.dim(formatter.string(from: row.updatedAt)))  \(state)")

@@ -88,7 +88,8 @@ struct DemoCommand: AsyncParsableCommand {
             let chat = await ChatViewModel(
                 clock: ContinuousClock(), pacing: pace.pacerMode,
                 open: ChatViewModel.source { [configuration] in
-                    AnswerStream(request: $0, transport: transport, configuration: configuration)
+                    AnswerStream(
+                        request: $0, transport: transport, configuration: configuration, group: Interrupt.answerStreams)
                 })
             try await FullScreen.run(chat: chat, initialQuestion: question, history: [])
             return
@@ -100,7 +101,8 @@ struct DemoCommand: AsyncParsableCommand {
             output.line()
         }
         let answer = AnswerStream(
-            request: AnswerRequest(query: question), transport: transport, configuration: configuration)
+            request: AnswerRequest(query: question), transport: transport, configuration: configuration,
+            group: Interrupt.answerStreams)
         try await AnswerSession.run(answer, output: output, json: format.json) { [plain = format.plain] in
             AnswerPrinter(output: output, showsStages: !plain, answerTextOnly: plain)
         }.ending.conclude()

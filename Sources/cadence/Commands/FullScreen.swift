@@ -32,6 +32,6 @@ enum FullScreen {
             throw ExitCode.failure
         }
         await chat.pendingWrites()
-        await AnswerStream.waitUntilAllEnded()
+        await Interrupt.answerStreams.waitUntilAllEnded()
     }
 }

@@ -91,7 +91,7 @@ struct SourceOptions: ParsableArguments {
         let request = AnswerRequest(query: turns.last?.content ?? "", history: Array(turns.dropLast()))
         let answer = AnswerStream(
             request: request, transport: reliability.makeTransport(baseURL: url ?? ""),
-            configuration: reliability.configuration)
+            configuration: reliability.configuration, group: Interrupt.answerStreams)
         return try await AnswerSession.run(answer, output: output, recording: recording, json: format.json) {
             [plain = format.plain] in
             AnswerPrinter(output: output, showsStages: !plain, answerTextOnly: plain)
@@ -107,6 +107,8 @@ struct SourceOptions: ParsableArguments {
         }
         let transport = reliability.makeTransport(baseURL: url ?? "")
         let configuration = reliability.configuration
-        return ChatViewModel.source { AnswerStream(request: $0, transport: transport, configuration: configuration) }
+        return ChatViewModel.source {
+            AnswerStream(request: $0, transport: transport, configuration: configuration, group: Interrupt.answerStreams)
+        }
     }
 }

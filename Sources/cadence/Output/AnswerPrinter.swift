@@ -176,7 +176,7 @@ struct AnswerPrinter {
         return ["", "Not supported by the cited source (the citation may be wrong):"]
             + citations.map { citation in
                 let text = TerminalSanitizer.printable(citation.sentence)
-                let sentence = text.count > 100 ? text.prefix(99) + "…" : Substring(text)
+                let sentence = text.clipped(to: 100)
                 return "  [\(citation.source)]? \"\(sentence)\""
             }
     }

@@ -1,3 +1,4 @@
+import CadenceClient
 import Dispatch
 import NIOConcurrencyHelpers
 
@@ -11,6 +12,10 @@ import Darwin
 /// what arrived is printed and saved as cancelled, and the command exits with 130. A second
 /// Ctrl-C quits at once. A reader that closes the output (`| head -1`) cancels it the same way.
 enum Interrupt {
+    /// The command's answer streams, which it waits for before it exits after Ctrl-C, so that each
+    /// cancelled answer's `DELETE` goes out first.
+    static let answerStreams = AnswerStreamGroup()
+
     /// What cancelled the body of ``cancellable(_:)``.
     enum Reason: Sendable, Equatable {
         /// Ctrl-C (SIGINT).
