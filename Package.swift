@@ -31,7 +31,7 @@ let packageOfProduct = [
     "Metrics": "swift-metrics", "Prometheus": "swift-prometheus", "ArgumentParser": "swift-argument-parser",
     "NIOConcurrencyHelpers": "swift-nio", "NIOPosix": "swift-nio", "NIOCore": "swift-nio", "NIOHTTP1": "swift-nio",
     "NIOEmbedded": "swift-nio", "HummingbirdCore": "hummingbird", "CoreMetrics": "swift-metrics",
-    "GRDB": "GRDB.swift", "Clocks": "swift-clocks", "JWTKit": "jwt-kit",
+    "GRDB": "GRDB.swift", "JWTKit": "jwt-kit",
     "CryptoExtras": "swift-crypto",
 ]
 
@@ -63,7 +63,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
-        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -196,7 +195,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
-                "CadenceUI", "CadenceResearch", "CadenceSearch", "CadenceWeb", .product("Clocks"), .product("GRDB"), .product("Hummingbird"),
+                "CadenceUI", "CadenceResearch", "CadenceSearch", "CadenceWeb", .product("GRDB"), .product("Hummingbird"),
                 .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),
                 .product("JWTKit"), .product("CryptoExtras"),
             ]),

@@ -2,7 +2,6 @@ import CadenceClient
 import CadenceCore
 import CadenceServer
 import CadenceTesting
-import Clocks
 import Testing
 
 @Suite("Polling transport")
@@ -10,7 +9,7 @@ struct TransportPollingTests {
     @Test("rapid messages in one conversation are matched by message id")
     func rapidMessages() async throws {
         try await withServer(engine: instantEngine) { server in
-            let polling = PollingTransport(baseURL: server.baseURL, conversationID: "rapid", clock: ImmediateClock())
+            let polling = PollingTransport(baseURL: server.baseURL, conversationID: "rapid", clock: ManualClock.stepping(sleepLimit: .max))
             let questions = ["What is BM25?", "How do WebSockets work?", "What is backpressure?"].map {
                 AnswerRequest(query: $0)
             }
@@ -83,7 +82,7 @@ struct TransportPollingTests {
         let server = try await FaultServer.start(script: script, pollBatch: 4)
         defer { Task { await server.shutdown() } }
         server.enqueue(.none, .status(503), .closeAfter(bytes: 9), .none, .status(429, headers: ["retry-after": "1"]), .status(500))
-        let polling = PollingTransport(baseURL: server.baseURL, clock: ImmediateClock())
+        let polling = PollingTransport(baseURL: server.baseURL, clock: ManualClock.stepping(sleepLimit: .max))
         let (id, received) = await openAndReceive(polling, transportQuestion)
         #expect(id == server.answerID)
         #expect(received.error == nil)
@@ -98,7 +97,7 @@ struct TransportPollingTests {
         let server = try await FaultServer.start(script: .answer(text: "x"))
         defer { Task { await server.shutdown() } }
         server.enqueue(.status(status))
-        let (_, received) = await openAndReceive(PollingTransport(baseURL: server.baseURL, clock: ImmediateClock()), transportQuestion)
+        let (_, received) = await openAndReceive(PollingTransport(baseURL: server.baseURL, clock: ManualClock.stepping(sleepLimit: .max)), transportQuestion)
         #expect(received.clientError?.status == status)
         #expect(received.clientError?.retryable == (status == 500))
         await server.shutdown()

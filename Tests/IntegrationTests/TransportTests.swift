@@ -1,7 +1,7 @@
 import CadenceClient
 import CadenceCore
 import CadenceServer
-import Clocks
+import CadenceTesting
 import Testing
 
 /// What holds for every transport (SSE, WebSocket, polling) against the reference server. What is
@@ -16,7 +16,7 @@ struct TransportTests {
             switch self {
             case .sse: SSETransport(baseURL: baseURL)
             case .webSocket: WebSocketTransport(baseURL: baseURL)
-            case .polling: PollingTransport(baseURL: baseURL, conversationID: "c1", clock: ImmediateClock())
+            case .polling: PollingTransport(baseURL: baseURL, conversationID: "c1", clock: ManualClock.stepping(sleepLimit: .max))
             }
         }
     }
