@@ -191,9 +191,22 @@ let package = Package(
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing", "CadenceCore"]),
         .testTarget(
             name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"]),
+        // What the client's unit tests and the integration tests both use: the captured provider
+        // streams beside the repository and their loopback replays, a deadline for every wait, the
+        // updates of one answer.
+        .target(
+            name: "CadenceTestFixtures",
+            dependencies: ["CadenceCore", "CadenceClient", "CadenceTesting", .product("NIOConcurrencyHelpers")],
+            path: "Tests/CadenceTestFixtures"),
+        .testTarget(
+            name: "CadenceClientTests",
+            dependencies: [
+                "CadenceClient", "CadenceCore", "CadenceTesting", "CadenceTestFixtures", .product("NIOConcurrencyHelpers"),
+            ]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
+                "CadenceTestFixtures",
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
                 "CadenceUI", "CadenceResearch", "CadenceSearch", "CadenceWeb", .product("GRDB"), .product("Hummingbird"),
                 .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),

@@ -3,6 +3,7 @@ import CadenceClient
 import CadenceCore
 import CadenceEngine
 import CadenceServer
+import CadenceTestFixtures
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CadenceCore
+import CadenceTestFixtures
 import NIOCore
 
 /// What one SSE connection to a node delivered, read as raw bytes and decoded the way a client

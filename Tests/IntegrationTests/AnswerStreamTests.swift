@@ -1,6 +1,7 @@
 import CadenceClient
 import CadenceCore
 import CadenceServer
+import CadenceTestFixtures
 import CadenceTesting
 import Testing
 

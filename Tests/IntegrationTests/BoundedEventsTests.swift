@@ -3,6 +3,7 @@ import CadenceCore
 import CadenceEngine
 import CadenceResearch
 import CadenceServer
+import CadenceTestFixtures
 import CadenceTesting
 import Testing
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CadenceCore
 import CadenceEngine
 import CadenceServer
+import CadenceTestFixtures
 import NIOCore
 import NIOHTTP1
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import CadenceCore
 import CadenceServer
+import CadenceTestFixtures
 import NIOCore
 import Testing
 

@@ -2,6 +2,7 @@ import CadenceClient
 import CadenceCore
 import CadenceServer
 import CadenceStore
+import CadenceTestFixtures
 import CadenceTesting
 import CadenceUI
 import Foundation

@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceTestFixtures
 import CadenceTesting
 import Foundation
 import Testing
@@ -346,8 +347,8 @@ struct ProviderCommandTests {
 
     @Test(
         "ask --provider streams a loopback replay of each provider, without printing the key",
-        arguments: ModelClientTests.cases)
-    func askProvider(testCase: ModelClientTests.Case) async throws {
+        arguments: ProviderReplayCase.all)
+    func askProvider(testCase: ProviderReplayCase) async throws {
         try await testCase.withReplayServer { server in
             let result = try await CadenceBinary.run(
                 [

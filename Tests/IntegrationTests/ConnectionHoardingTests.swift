@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CadenceClient
 import CadenceCore
 import CadenceServer
+import CadenceTestFixtures
 import CadenceTesting
 import NIOCore
 import Testing

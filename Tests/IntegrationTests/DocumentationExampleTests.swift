@@ -2,6 +2,7 @@ import CadenceClient
 import CadenceCore
 import CadenceEngine
 import CadenceServer
+import CadenceTestFixtures
 import CadenceTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CadenceTestFixtures
 import CadenceTesting
 import Hummingbird
 import NIOCore

@@ -1,5 +1,6 @@
 import CadenceCore
 import CadenceStore
+import CadenceTestFixtures
 import CadenceTesting
 import Foundation
 import GRDB

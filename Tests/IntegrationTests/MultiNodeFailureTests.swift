@@ -1,3 +1,4 @@
+import CadenceTestFixtures
 import CadenceTesting
 import Foundation
 import Testing

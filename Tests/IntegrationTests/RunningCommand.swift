@@ -1,3 +1,4 @@
+import CadenceTestFixtures
 import Foundation
 import NIOConcurrencyHelpers
 

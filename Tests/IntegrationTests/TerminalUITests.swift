@@ -1,5 +1,6 @@
 import CadenceCore
 import CadenceServer
+import CadenceTestFixtures
 import CadenceTesting
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import CadenceClient
 import CadenceCore
 import CadenceEngine
+import CadenceTestFixtures
 import CadenceTesting
 import NIOConcurrencyHelpers
 
@@ -108,29 +109,3 @@ final class ScriptedEngine: AnswerEngine, Sendable {
 
 /// The corpus engine with no delays: the same question gives the same events.
 let instantEngine = CorpusEngine(corpus: try! Corpus.bundled(), tokenDelay: .zero, stageDelay: .zero)
-
-/// Every update of one answer (an `AnswerStream` or a model's `ModelAnswerStream`), read to its end.
-func collectUpdates(_ answer: some AsyncSequence<AnswerUpdate, Never>) async -> [AnswerUpdate] {
-    var updates: [AnswerUpdate] = []
-    for await update in answer { updates.append(update) }
-    return updates
-}
-
-extension [AnswerUpdate] {
-    /// The answer's text as the updates delivered it.
-    var text: String {
-        reduce(into: "") { if case .textAppended(let piece) = $1 { $0 += piece } }
-    }
-}
-
-extension AnswerUpdate {
-    /// The completion, when this is `.completed`.
-    var completion: AnswerCompletion? {
-        if case .completed(let completion) = self { completion } else { nil }
-    }
-
-    /// The failure, when this is `.failed`.
-    var failure: AnswerFailure? {
-        if case .failed(let failure) = self { failure } else { nil }
-    }
-}

@@ -1,5 +1,6 @@
 import CadenceClient
 import CadenceCore
+import CadenceTestFixtures
 import CadenceTesting
 import Testing
 
@@ -15,8 +16,8 @@ struct ModelRequestOptionsTests {
 
     @Test(
         "JSON mode is asked for in the provider's own way; plain requests do not ask",
-        arguments: ModelClientTests.onePerProvider)
-    func jsonMode(testCase: ModelClientTests.Case) async throws {
+        arguments: ProviderReplayCase.onePerProvider)
+    func jsonMode(testCase: ProviderReplayCase) async throws {
         try await testCase.withReplayServer { server in
             let client = ModelClient(provider: testCase.provider(at: server))
             for try await _ in client.stream([ChatTurn(role: "user", content: "plan")], options: ModelRequestOptions(json: true)) {}
@@ -37,7 +38,7 @@ struct ModelRequestOptionsTests {
 
     @Test("max tokens and temperature are sent when set")
     func samplingSettings() async throws {
-        let openAI = ModelClientTests.cases[0]
+        let openAI = ProviderReplayCase.all[0]
         try await openAI.withReplayServer { server in
             let client = ModelClient(provider: openAI.provider(at: server))
             let options = ModelRequestOptions(maxTokens: 300, temperature: 0.2)

@@ -1,58 +1,13 @@
 import CadenceClient
 import CadenceCore
+import CadenceTestFixtures
 import CadenceTesting
 import Testing
 
 @Suite("Model providers over loopback")
 struct ModelClientTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        var kind: ModelProvider.Kind
-        var fixture: String
-        var route: String
-        var basePath: String
-        var contentType = "text/event-stream"
-        var testDescription: String { "\(kind.rawValue): \(fixture)" }
-
-        /// A loopback server that replays the fixture at the provider's route.
-        func replayServer() async throws -> ReplayServer {
-            try await ReplayServer.start(routes: [
-                route: [.stream(try SharedFixtures.streamBytes(fixture), contentType: contentType)]
-            ])
-        }
-
-        /// Runs `body` with ``replayServer()`` running, and shuts the server down after.
-        func withReplayServer(_ body: (ReplayServer) async throws -> Void) async throws {
-            let server = try await replayServer()
-            defer { Task { await server.shutdown() } }
-            try await body(server)
-        }
-
-        /// The provider, at `server`.
-        func provider(at server: ReplayServer, apiKey: String? = nil) -> ModelProvider {
-            ModelProvider(kind: kind, baseURL: server.baseURL + basePath, model: "test-model", apiKey: apiKey)
-        }
-    }
-
-    /// The first case of each provider.
-    static var onePerProvider: [Case] {
-        cases.reduce(into: [Case]()) { first, next in
-            if !first.contains(where: { $0.kind == next.kind }) { first.append(next) }
-        }
-    }
-
-    static let cases: [Case] = [
-        Case(kind: .openAI, fixture: "openai-chat-basic-usage.txt", route: "/v1/chat/completions", basePath: "/v1"),
-        Case(kind: .openAI, fixture: "deepseek-reasoning-content.txt", route: "/v1/chat/completions", basePath: "/v1"),
-        Case(kind: .anthropic, fixture: "anthropic-basic-text.txt", route: "/v1/messages", basePath: ""),
-        Case(kind: .anthropic, fixture: "anthropic-text-then-tool-use.txt", route: "/v1/messages", basePath: ""),
-        Case(kind: .gemini, fixture: "gemini-basic-short-crlf.txt", route: "/v1beta/models/*", basePath: ""),
-        Case(
-            kind: .ollama, fixture: "ollama-generate-ndjson-docs.txt", route: "/api/chat", basePath: "",
-            contentType: "application/x-ndjson"),
-    ]
-
-    @Test("a real ModelClient streams a replayed capture to its expected text", arguments: cases)
-    func replay(testCase: Case) async throws {
+    @Test("a real ModelClient streams a replayed capture to its expected text", arguments: ProviderReplayCase.all)
+    func replay(testCase: ProviderReplayCase) async throws {
         try await testCase.withReplayServer { server in
             let provider = testCase.provider(at: server, apiKey: "sk-secret")
             var text = ""

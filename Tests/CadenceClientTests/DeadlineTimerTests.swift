@@ -1,4 +1,5 @@
 import CadenceClient
+import CadenceTestFixtures
 import CadenceTesting
 import Testing
 

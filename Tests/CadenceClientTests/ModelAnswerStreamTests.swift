@@ -1,5 +1,6 @@
 import CadenceClient
 import CadenceCore
+import CadenceTestFixtures
 import CadenceTesting
 import NIOConcurrencyHelpers
 import Testing

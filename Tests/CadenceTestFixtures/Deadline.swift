@@ -1,10 +1,10 @@
 import NIOConcurrencyHelpers
 
 /// `body` ran past its deadline and was cancelled.
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    var what: String
-    var timeout: Duration
-    var description: String { "\(what) did not happen within \(timeout)" }
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    public var what: String
+    public var timeout: Duration
+    public var description: String { "\(what) did not happen within \(timeout)" }
 }
 
 /// Runs `body`, throwing ``DeadlineExceeded`` if it is not done within `timeout`: no wait in a test
@@ -13,7 +13,7 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 /// It returns at the deadline even if `body` ignores its cancellation (a task group would wait for
 /// it), so a stuck wait fails its test instead of holding the run.
 @discardableResult
-func withDeadline<T: Sendable>(
+public func withDeadline<T: Sendable>(
     _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = FirstOutcome<T>()

@@ -1,14 +1,14 @@
-import CadenceCore
-import Foundation
+public import CadenceCore
+public import Foundation
 
 /// The captured provider streams in `../shared/fixtures/providers`, beside the repository.
-enum SharedFixtures {
-    static let providers: URL = URL(fileURLWithPath: #filePath)
+public enum SharedFixtures {
+    public static let providers: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/fixtures/providers")
 
     /// The bytes a provider sent: `chunks-jsonl` files (one data payload per line) are re-framed as SSE.
-    static func streamBytes(_ file: String) throws -> [UInt8] {
+    public static func streamBytes(_ file: String) throws -> [UInt8] {
         let data = try Data(contentsOf: providers.appendingPathComponent(file))
         guard let entry = try index().first(where: { $0["file"]?.stringValue == file }) else { return Array(data) }
         if entry["format"]?.stringValue == "chunks-jsonl" {
@@ -18,11 +18,11 @@ enum SharedFixtures {
         return Array(data)
     }
 
-    static func expectedText(_ file: String) throws -> String {
+    public static func expectedText(_ file: String) throws -> String {
         try index().first(where: { $0["file"]?.stringValue == file })?["expected_text"]?.stringValue ?? ""
     }
 
-    static func index() throws -> [JSONValue] {
+    public static func index() throws -> [JSONValue] {
         let data = try Data(contentsOf: providers.appendingPathComponent("index.json"))
         return try JSONValue(parsing: String(decoding: data, as: UTF8.self)).arrayValue ?? []
     }
