@@ -270,10 +270,4 @@ struct SQLiteConversationStoreTests {
         #expect(try await one.conversations().count == 1)
         #expect(try await two.conversations().isEmpty)
     }
-
-    @Test func citationMarkers() {
-        #expect(citedSourceIDs(in: "A [1][2], b [2], c [10].") == ["1", "2", "10"])
-        #expect(citedSourceIDs(in: "[link](u) [1]: def [x] [] [1234] [") == [])
-        #expect(citedSourceIDs(in: "end [3]") == ["3"])
-    }
 }

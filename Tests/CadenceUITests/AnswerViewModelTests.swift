@@ -410,19 +410,8 @@ import Testing
         model.apply(
             .completed(AnswerCompletion(reason: .completed, text: "One [1]. Two [2].", sources: Self.sources, metadata: metadata)),
             at: .zero)
-        #expect(model.unsupportedCitations == [UnsupportedCitation(ordinal: 2, source: 2, sentence: "Two")])
+        #expect(
+            model.unsupportedCitations == [CitationCheck(ordinal: 2, source: 2, sentence: "Two", score: 0.1, supported: false)])
         #expect(model.citationDisplay == CitationDisplay(sources: [1, 2, 3], unsupported: [2: 2]))
-    }
-
-    @Test func malformedChecksAreSkipped() {
-        let metadata: [String: JSONValue] = [
-            "citations": [
-                "not an object", ["ordinal": "two", "source": 1, "supported": false], ["ordinal": 1.5, "source": 1, "supported": false],
-                ["source": 1, "supported": false], ["ordinal": 3, "source": 1, "supported": false],
-            ]
-        ]
-        #expect(UnsupportedCitation.list(in: metadata) == [UnsupportedCitation(ordinal: 3, source: 1, sentence: "")])
-        #expect(UnsupportedCitation.list(in: ["citations": "nonsense"]).isEmpty)
-        #expect(UnsupportedCitation.list(in: [:]).isEmpty)
     }
 }
