@@ -175,7 +175,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         }
         guard appended != nil else { return false }
         metrics.eventsAppended(1)
-        metrics.answerEnded(.cancelled)
+        metrics.answerEnded(.cancelled(partialText: ""))
         owned[id]?.task.cancel()
         schedule(id)
         return true
@@ -453,7 +453,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                 logger.notice("took over answer \(id) after its owner's lease expired")
                 metrics.leaseTakenOver()
                 metrics.eventsAppended(1)
-                metrics.answerEnded(.interrupted)
+                metrics.answerEnded(.interrupted(partialText: ""))
                 schedule(id)
             }
         } catch {

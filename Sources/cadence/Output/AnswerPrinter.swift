@@ -27,8 +27,6 @@ struct AnswerPrinter {
     private(set) var followUps: [String] = []
     /// Citations the server's check found unsupported (from the completion's metadata).
     private(set) var unsupported: [CitationCheck] = []
-    /// How the answer ended, once it has.
-    private(set) var ending: AnswerEnding?
     /// Why the model stopped, for a model's answer.
     private(set) var finishReason: FinishReason?
     private var inText = false
@@ -63,7 +61,6 @@ struct AnswerPrinter {
     }
 
     mutating func handle(_ update: AnswerUpdate) {
-        if let ended = AnswerEnding(update) { ending = ended }
         if reasoningSpan.note(update, at: now()), reasoningSpan.end != nil { foldReasoning() }
         switch update {
         case .textAppended(let token):
