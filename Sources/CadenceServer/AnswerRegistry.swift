@@ -51,11 +51,22 @@ struct AnswerSlice: Sendable {
 }
 
 extension ResearchEvent.Kind {
-    /// How an answer that ends with this event ended, for the metrics; `nil` if it does not end one.
+    /// How an answer that ends with this event ended; `nil` if it does not end one. An `error`
+    /// event's code `cancelled` or `interrupted` names those endings; any other code is a failure.
+    ///
+    /// The ending holds what the event holds: the answer's text came in the events before it, so
+    /// the ending's text is empty. The server counts endings and records their names
+    /// (``AnswerEnding/serverLabel``); it never reads their text.
     var ending: AnswerEnding? {
         switch self {
-        case .complete: .complete
-        case .error(let code, _): AnswerEnding(errorCode: code)
+        case .complete(let completion):
+            .completed(
+                AnswerCompletion(
+                    reason: .completed, text: "", sources: completion.sources, followUps: completion.followUps,
+                    metadata: completion.metadata))
+        case .error("cancelled", _): .cancelled(partialText: "")
+        case .error("interrupted", _): .interrupted(partialText: "")
+        case .error(let code, let message): .failed(AnswerFailure(.server, message: message, serverCode: code))
         default: nil
         }
     }

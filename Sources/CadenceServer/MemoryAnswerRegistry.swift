@@ -77,7 +77,7 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         guard logs.end(id, with: .error(code: "cancelled", message: "the answer was cancelled by the client"))
         else { return false }
         metrics.eventsAppended(1)
-        metrics.answerEnded(.cancelled)
+        metrics.answerEnded(.cancelled(partialText: ""))
         tasks[id]?.cancel()
         finished(id)
         return true

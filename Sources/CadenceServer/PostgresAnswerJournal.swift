@@ -17,7 +17,7 @@ struct PostgresAnswerJournal: Sendable {
     let logger: Logger
 
     /// An answer's row: how far its events go, and whether it has ended or been purged.
-    struct AnswerState: Sendable {
+    struct StoredProgress: Sendable {
         /// Whose answer it is (the `sub` of its creator).
         var subject: String
         var lastSequence: Int
@@ -118,7 +118,7 @@ struct PostgresAnswerJournal: Sendable {
     ) async throws -> Int? {
         guard !kinds.isEmpty else { return expecting }
         let payloads = kinds.map { ResearchEvent(kind: $0).json.jsonText }
-        let ending = kinds.last?.ending?.rawValue
+        let ending = kinds.last?.ending?.serverLabel
         let count = kinds.count
         let rows = try await client.query(
             """
@@ -148,13 +148,13 @@ struct PostgresAnswerJournal: Sendable {
     }
 
     /// An answer's row, or `nil` if there is none.
-    func state(of id: String) async throws -> AnswerState? {
-        var state: AnswerState?
+    func state(of id: String) async throws -> StoredProgress? {
+        var state: StoredProgress?
         for try await (subject, last, ended, purged) in try await client.query(
             "SELECT subject, last_sequence, ended_at IS NOT NULL, purged FROM cadence_answers WHERE id = \(id)",
             logger: logger
         ).decode((String, Int, Bool, Bool).self) {
-            state = AnswerState(subject: subject, lastSequence: last, ended: ended, purged: purged)
+            state = StoredProgress(subject: subject, lastSequence: last, ended: ended, purged: purged)
         }
         return state
     }

@@ -176,7 +176,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         }
         guard appended != nil else { return false }
         metrics.eventsAppended(1)
-        metrics.answerEnded(.cancelled)
+        metrics.answerEnded(.cancelled(partialText: ""))
         owned[id]?.task.cancel()
         schedule(id)
         return true
@@ -454,7 +454,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                 logger.notice("took over answer \(id) after its owner's lease expired")
                 metrics.leaseTakenOver()
                 metrics.eventsAppended(1)
-                metrics.answerEnded(.interrupted)
+                metrics.answerEnded(.interrupted(partialText: ""))
                 schedule(id)
             }
         } catch {

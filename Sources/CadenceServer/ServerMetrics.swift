@@ -1,21 +1,7 @@
+import CadenceCore
 import CadenceEngine
 import CoreMetrics
 import Prometheus
-
-/// How an answer ended, as counted by ``ServerMetrics``.
-enum AnswerEnding: String, Sendable, CaseIterable {
-    case complete, error, cancelled, interrupted
-
-    /// The ending a terminal event stands for: `complete`, or the `error` event's code.
-    init(errorCode: String?) {
-        switch errorCode {
-        case nil: self = .complete
-        case "cancelled": self = .cancelled
-        case "interrupted": self = .interrupted
-        default: self = .error
-        }
-    }
-}
 
 /// The server's operational counters, exposed at `GET /metrics` in the Prometheus text format.
 ///
@@ -30,13 +16,13 @@ enum AnswerEnding: String, Sendable, CaseIterable {
 /// ```swift
 /// let metrics = ServerMetrics()
 /// metrics.answerStarted()
-/// metrics.answerEnded(.complete)
-/// print(metrics.prometheusText())   // … cadence_answers_ended_total{ending="complete"} 1 …
+/// metrics.answerEnded(.cancelled(partialText: ""))
+/// print(metrics.prometheusText())   // … cadence_answers_ended_total{ending="cancelled"} 1 …
 /// ```
 final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let answersStarted: CoreMetrics.Counter
-    private let answersEnded: [AnswerEnding: CoreMetrics.Counter]
+    private let answersEnded: [String: CoreMetrics.Counter]
     private let activeAnswers: Meter
     private let events: CoreMetrics.Counter
     private let leaseTakeovers: CoreMetrics.Counter
@@ -64,10 +50,10 @@ final class ServerMetrics: Sendable {
         ]
         answersStarted = CoreMetrics.Counter(label: "cadence_answers_started_total", factory: factory)
         answersEnded = Dictionary(
-            uniqueKeysWithValues: AnswerEnding.allCases.map { ending in
+            uniqueKeysWithValues: AnswerEnding.serverLabels.map { label in
                 let counter = CoreMetrics.Counter(
-                    label: "cadence_answers_ended_total", dimensions: [("ending", ending.rawValue)], factory: factory)
-                return (ending, counter)
+                    label: "cadence_answers_ended_total", dimensions: [("ending", label)], factory: factory)
+                return (label, counter)
             })
         activeAnswers = Meter(label: "cadence_active_answers", factory: factory)
         events = CoreMetrics.Counter(label: "cadence_events_appended_total", factory: factory)
@@ -101,7 +87,7 @@ final class ServerMetrics: Sendable {
     /// An answer ended, however it ended (counted once, by the node that appended its terminal event,
     /// which after a lease take-over is not the node that started it).
     func answerEnded(_ ending: AnswerEnding) {
-        answersEnded[ending]?.increment()
+        answersEnded[ending.serverLabel]?.increment()
     }
 
     /// `count` events were appended to answers' logs (memory or PostgreSQL).
@@ -153,3 +139,20 @@ final class ServerMetrics: Sendable {
 }
 
 extension ServerMetrics: AnswerEngineObserver {}
+
+extension AnswerEnding {
+    /// How the server names this ending: the `ending` label of `cadence_answers_ended_total`, and
+    /// the `ending` column of a shared answer's row in PostgreSQL. Dashboards and databases read
+    /// these words, so they never change: `complete`, `error`, `cancelled`, `interrupted`.
+    var serverLabel: String {
+        switch self {
+        case .completed: "complete"
+        case .failed: "error"
+        case .cancelled: "cancelled"
+        case .interrupted: "interrupted"
+        }
+    }
+
+    /// Every ``serverLabel``, so that each series of the metric exists from the start.
+    static let serverLabels = ["complete", "error", "cancelled", "interrupted"]
+}

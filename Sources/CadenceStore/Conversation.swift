@@ -134,53 +134,50 @@ public struct Conversation: Sendable, Hashable, Identifiable {
     public var history: [ChatTurn] { answers.flatMap(\.turns) }
 }
 
-/// What ended an answer, as ``ConversationStore/finishAnswer(_:with:)`` records it.
-///
-/// ```swift
-/// if let ending = AnswerEnding(update) { try await store.finishAnswer(id, with: ending) }
-/// ```
-public enum AnswerEnding: Sendable, Hashable {
-    case completed(AnswerCompletion)
-    case failed(AnswerFailure)
-    case cancelled(partialText: String)
+extension AnswerState {
+    /// The state a store records for an answer that ended this way: a completion cut by a timeout
+    /// is ``AnswerState/timedOut``, the other endings are stored under their own names.
+    ///
+    /// ```swift
+    /// AnswerState(.cancelled(partialText: "Half"))   // .cancelled
+    /// ```
+    public init(_ ending: AnswerEnding) {
+        switch ending {
+        case .completed: self = ending.isTimedOut ? .timedOut : .completed
+        case .failed: self = .failed
+        case .cancelled: self = .cancelled
+        case .interrupted: self = .interrupted
+        }
+    }
+}
 
-    /// The ending an answer's terminal update carries; `nil` for any other update.
-    public init?(_ update: AnswerUpdate) {
-        switch update {
-        case .completed(let completion): self = .completed(completion)
-        case .failed(let failure): self = .failed(failure)
-        case .cancelled(let partialText): self = .cancelled(partialText: partialText)
-        case .textAppended, .reasoningAppended, .refusalAppended, .toolCallReceived, .sourcesMerged, .stageChanged,
-            .reconnecting, .reconnected:
-            return nil
+extension StoredAnswer {
+    /// How the stored answer ended, whole, as it was recorded. An answer still ``AnswerState/streaming``
+    /// (another process writes it, or a crash left it before the store was opened again) reads as
+    /// interrupted, with its last checkpointed text.
+    ///
+    /// A failure keeps its message and the answer's partial text and sources; what it was coded
+    /// is not stored, so it reads back as `AnswerFailure.Code.connection`.
+    public var ending: AnswerEnding {
+        switch state {
+        case .completed, .timedOut:
+            .completed(
+                AnswerCompletion(
+                    reason: state == .timedOut ? .timedOut : .completed, text: text, sources: sources,
+                    followUps: followUps, metadata: metadata, reasoning: reasoning, refusal: refusal,
+                    toolCalls: toolCalls))
+        case .failed:
+            .failed(storedFailure)
+        case .cancelled:
+            .cancelled(partialText: text)
+        case .streaming, .interrupted:
+            .interrupted(partialText: text)
         }
     }
 
-    /// The state stored for this ending.
-    public var state: AnswerState {
-        switch self {
-        case .completed(let completion): completion.reason == .timedOut ? .timedOut : .completed
-        case .failed: .failed
-        case .cancelled: .cancelled
-        }
-    }
-
-    /// The model's reasoning, refusal and tool calls as the ending carries them (a cancellation
-    /// carries none).
-    public var modelOutput: (reasoning: String, refusal: String, toolCalls: [ToolCall]) {
-        switch self {
-        case .completed(let completion): (completion.reasoning, completion.refusal, completion.toolCalls)
-        case .failed(let failure): (failure.reasoning, failure.refusal, failure.toolCalls)
-        case .cancelled: ("", "", [])
-        }
-    }
-
-    /// The answer's final text.
-    public var text: String {
-        switch self {
-        case .completed(let completion): completion.text
-        case .failed(let failure): failure.partialText
-        case .cancelled(let partialText): partialText
-        }
+    private var storedFailure: AnswerFailure {
+        var failure = AnswerFailure(.connection, message: failureMessage ?? "failed", partialText: text, sources: sources)
+        (failure.reasoning, failure.refusal, failure.toolCalls) = (reasoning, refusal, toolCalls)
+        return failure
     }
 }

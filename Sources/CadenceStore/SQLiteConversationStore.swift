@@ -285,7 +285,7 @@ public final class SQLiteConversationStore: ConversationStore {
             (sources, followUps, metadata) = (completion.sources, completion.followUps, completion.metadata)
         case .failed(let answerFailure):
             (sources, failure) = (answerFailure.sources, answerFailure.message)
-        case .cancelled:
+        case .cancelled, .interrupted:
             break
         }
         let text = ending.text
@@ -307,7 +307,7 @@ public final class SQLiteConversationStore: ConversationStore {
                     """,
                 arguments: [
                     columns.sources, columns.sources, columns.citations, columns.followUps, columns.metadata,
-                    ending.state.rawValue, failureMessage, stamp, model.reasoning, model.refusal, columns.toolCalls,
+                    AnswerState(ending).rawValue, failureMessage, stamp, model.reasoning, model.refusal, columns.toolCalls,
                     reasoningTime.map { Int(($0 / .milliseconds(1)).rounded()) }, id,
                 ])
             let changed = db.changesCount

@@ -92,7 +92,7 @@ public struct ExchangeSnapshot: Sendable, Hashable {
     @MainActor
     public init(_ answer: AnswerViewModel, describingFailure: (AnswerFailure) -> String = \.message) {
         let phase: Phase
-        switch answer.outcome {
+        switch answer.ending {
         case .cancelled?:
             phase = .cancelled
         case .failed(let failure)?:

@@ -216,7 +216,7 @@ public final class TerminalChatApp {
     }
 
     func reportFinishedAnswers() {
-        for answer in chat.answers.reversed() where answer.outcome != nil && !reported.contains(answer.id) {
+        for answer in chat.answers.reversed() where answer.ending != nil && !reported.contains(answer.id) {
             reported.insert(answer.id)
             onAnswerFinished(answer)
         }

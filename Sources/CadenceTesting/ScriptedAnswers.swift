@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 /// let chat = ChatViewModel(clock: ManualClock.stepping(), open: answers.source)
 /// chat.send("What is SSE?")
 /// answers.push(.textAppended("Server-sent events "), .completed(completion), into: 0)
-/// await settle { chat.answers[0].outcome != nil }
+/// await settle { chat.answers[0].ending != nil }
 /// ```
 public final class ScriptedAnswers: Sendable {
     private struct Opened {
@@ -62,7 +62,7 @@ public final class ScriptedAnswers: Sendable {
 /// turns); never sleeps.
 ///
 /// ```swift
-/// await settle { chat.answers.first?.outcome != nil }
+/// await settle { chat.answers.first?.ending != nil }
 /// ```
 @MainActor
 public func settle(maxTurns: Int = 10_000, until condition: () -> Bool) async {

@@ -12,7 +12,7 @@ extension AnswerViewModel {
     /// answer.apply(.completed(completion))
     /// ```
     public func apply(_ update: AnswerUpdate, at arrival: Duration? = nil) {
-        guard outcome == nil else { return }
+        guard ending == nil else { return }
         noteReasoningTime(update, at: arrival)
         switch update {
         case .textAppended(let chunk):
@@ -101,9 +101,9 @@ extension AnswerViewModel {
         if bannerState.apply(update, now: arrival) { banner = bannerState.banner }
     }
 
-    private func end(_ ending: Outcome, _ update: AnswerUpdate, at arrival: Duration?) {
+    private func end(_ ending: AnswerEnding, _ update: AnswerUpdate, at arrival: Duration?) {
         pacer.finish()
-        outcome = ending
+        self.ending = ending
         if arrival != nil || !unstampedConnectionUpdates.isEmpty {
             applyConnection(update, at: arrival)
         } else if bannerState.answerEnded() {

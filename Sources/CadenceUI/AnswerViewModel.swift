@@ -9,7 +9,7 @@ public import Observation
 ///
 /// Feed it every `AnswerUpdate` of the answer's stream with ``apply(_:at:)``, and call
 /// ``frame(now:)`` once per display frame while ``needsFrames``. Backend state (``text``,
-/// ``sources``, ``stage``, ``followUps``, ``outcome``) changes as updates arrive; display state
+/// ``sources``, ``stage``, ``followUps``, ``ending``) changes as updates arrive; display state
 /// (``visibleText``, ``document``, ``isAnimating``) changes only on frames, at the pacer's rhythm.
 /// The markdown ``document`` of the visible text is built incrementally: each frame appends only
 /// the newly visible text to a `MarkdownDocument`, never re-parsing what came before.
@@ -25,24 +25,6 @@ public import Observation
 /// ```
 @Observable @MainActor
 public final class AnswerViewModel: Identifiable {
-    /// How an answer ended.
-    ///
-    /// ```swift
-    /// if case .failed(let failure) = answer.outcome { errorLine = failure.message }
-    /// let restored = AnswerViewModel(id: "a1", query: "q", restoring: .cancelled(partialText: "Half"))
-    /// ```
-    public enum Outcome: Sendable, Hashable {
-        /// Finished with text: the server's completion, or a timeout that kept partial text.
-        case completed(AnswerCompletion)
-        /// Failed; the failure keeps any partial text.
-        case failed(AnswerFailure)
-        /// Cancelled by the user; the partial text stays.
-        case cancelled(partialText: String)
-        /// Found unfinished after the app or process died mid-answer (restored from a store); the
-        /// last checkpointed text stays.
-        case interrupted(partialText: String)
-    }
-
     /// Identifies the answer, to route a stream's updates to it.
     public let id: String
     /// The question this answers.
@@ -71,7 +53,11 @@ public final class AnswerViewModel: Identifiable {
     /// The completion's metadata (timings, counts, engine details).
     public internal(set) var metadata: [String: JSONValue] = [:]
     /// How the answer ended, or `nil` while the backend still streams.
-    public internal(set) var outcome: Outcome?
+    ///
+    /// ```swift
+    /// if case .failed(let failure) = answer.ending { errorLine = failure.message }
+    /// ```
+    public internal(set) var ending: AnswerEnding?
     /// The model's visible reasoning so far, shown apart from the answer (folded once the answer
     /// starts). Not paced: it shows as it arrives.
     public internal(set) var reasoning = ""
@@ -109,7 +95,7 @@ public final class AnswerViewModel: Identifiable {
     // MARK: Changes
 
     /// Changes whenever what this answer shows changes (its revealed document, stage, sources,
-    /// follow-ups, metadata, outcome, animation or banner), so a view can redraw from what changed
+    /// follow-ups, metadata, ending, animation or banner), so a view can redraw from what changed
     /// instead of comparing whole answers: keep the last version drawn, and draw again when it
     /// differs. Text that arrives does not change it until the pacer reveals it. Versions are unique
     /// across answers, so an answer replaced by another (a retry) never shows an old version.
@@ -155,10 +141,14 @@ public final class AnswerViewModel: Identifiable {
     }
 
     /// A finished answer (from history, or a conversation opened again): shown fully at once.
-    public convenience init(id: String, query: String, restoring outcome: Outcome) {
+    ///
+    /// ```swift
+    /// let restored = AnswerViewModel(id: "a1", query: "q", restoring: .cancelled(partialText: "Half"))
+    /// ```
+    public convenience init(id: String, query: String, restoring ending: AnswerEnding) {
         self.init(id: id, query: query)
-        apply(outcome.update)
-        self.outcome = outcome
+        apply(ending.update)
+        self.ending = ending
         pacer = DisplayPacer(completedText: text, mode: pacer.mode, configuration: pacer.configuration)
         showRevealedText()
     }
@@ -166,7 +156,7 @@ public final class AnswerViewModel: Identifiable {
     /// An answer read back from a `ConversationStore`, shown fully at once. One the store still
     /// has as streaming (another process is writing it) shows as interrupted here.
     public convenience init(restoring stored: StoredAnswer) {
-        self.init(id: stored.id, query: stored.query, restoring: Outcome(stored))
+        self.init(id: stored.id, query: stored.query, restoring: stored.ending)
         if let tier = stored.tier { self.tier = tier }
         if sources.isEmpty { sources = stored.sources }
         if reasoning.isEmpty, refusal.isEmpty, toolCalls.isEmpty {
@@ -180,7 +170,7 @@ public final class AnswerViewModel: Identifiable {
     // MARK: Derived state
 
     /// Whether the backend is still streaming.
-    public var isStreaming: Bool { outcome == nil }
+    public var isStreaming: Bool { ending == nil }
     /// True while the backend streams or the pacer still animates: the answer still looks "in progress".
     public var isEffectivelySearching: Bool { isStreaming || isAnimating }
     /// Whether to show the actions row (copy, share, retry…): only once both the backend and the
@@ -246,7 +236,7 @@ public final class AnswerViewModel: Identifiable {
 
     /// Once the backend and the animation are both done, replaces the document with the final tree.
     func finishDocumentIfDone() -> Bool {
-        guard !isDocumentFinished, outcome != nil, !isAnimating else { return false }
+        guard !isDocumentFinished, ending != nil, !isAnimating else { return false }
         isDocumentFinished = true
         let tree = markdown.finish()
         publishDocument(tree.blocks, committed: tree.blocks.count)
@@ -256,48 +246,5 @@ public final class AnswerViewModel: Identifiable {
     private func publishDocument(_ blocks: [Block], committed: Int? = nil) {
         committedBlockCount = committed ?? markdown.committed.count
         document = MarkdownTree(blocks: blocks)
-    }
-}
-
-extension AnswerViewModel.Outcome {
-    /// The terminal update that carries this outcome.
-    var update: AnswerUpdate {
-        switch self {
-        case .completed(let completion): .completed(completion)
-        case .failed(let failure): .failed(failure)
-        case .cancelled(let partialText), .interrupted(let partialText): .cancelled(partialText: partialText)
-        }
-    }
-
-    /// How a stored answer ended, as an outcome.
-    init(_ stored: StoredAnswer) {
-        switch stored.state {
-        case .completed, .timedOut:
-            self = .completed(
-                AnswerCompletion(
-                    reason: stored.state == .timedOut ? .timedOut : .completed, text: stored.text,
-                    sources: stored.sources, followUps: stored.followUps, metadata: stored.metadata,
-                    reasoning: stored.reasoning, refusal: stored.refusal, toolCalls: stored.toolCalls))
-        case .failed:
-            var failure = AnswerFailure(
-                .connection, message: stored.failureMessage ?? "failed", partialText: stored.text,
-                sources: stored.sources)
-            (failure.reasoning, failure.refusal, failure.toolCalls) = (stored.reasoning, stored.refusal, stored.toolCalls)
-            self = .failed(failure)
-        case .cancelled:
-            self = .cancelled(partialText: stored.text)
-        case .streaming, .interrupted:
-            self = .interrupted(partialText: stored.text)
-        }
-    }
-
-    /// The state a store records for this outcome.
-    public var storedState: AnswerState {
-        switch self {
-        case .completed(let completion): completion.reason == .timedOut ? .timedOut : .completed
-        case .failed: .failed
-        case .cancelled: .cancelled
-        case .interrupted: .interrupted
-        }
     }
 }

@@ -228,7 +228,7 @@ public final class ChatViewModel {
     /// The completed exchanges from `index` on (older answers), oldest first, as chat turns.
     private func history(olderThan index: Int) -> [ChatTurn] {
         answers[index...].reversed().flatMap { answer -> [ChatTurn] in
-            guard case .completed = answer.outcome else { return [] }
+            guard case .completed = answer.ending else { return [] }
             return [ChatTurn(role: "user", content: answer.query), ChatTurn(role: "assistant", content: answer.text)]
         }
     }

@@ -88,6 +88,8 @@ struct SQLiteConversationStoreTests {
         (AnswerEnding.completed(AnswerCompletion(reason: .timedOut, text: "Half")), AnswerState.timedOut, nil as String?),
         (.failed(AnswerFailure(.connection, message: "HTTP 503", partialText: "Hal")), .failed, "HTTP 503"),
         (.cancelled(partialText: "Ha"), .cancelled, nil),
+        (.completed(AnswerCompletion(reason: .completed, text: "Hello")), .completed, nil),
+        (.interrupted(partialText: "H"), .interrupted, nil),
     ])
     func everyEndingIsStoredWithItsText(ending: AnswerEnding, state: AnswerState, message: String?) async throws {
         let store = try open()
@@ -104,6 +106,8 @@ struct SQLiteConversationStoreTests {
         #expect(answer.sources == sampleSources, "checkpointed sources stay when the ending has none")
         #expect(answer.tier == "deep")
         #expect(try await store.conversations().first?.lastAnswerState == state)
+        #expect(AnswerState(answer.ending) == state, "the ending read back is the ending stored")
+        #expect(answer.ending.text == ending.text)
     }
 
     @Test func followUpsGoAfterEarlierQuestionsAndARetryKeepsItsPlace() async throws {
@@ -269,11 +273,5 @@ struct SQLiteConversationStoreTests {
         _ = try await one.createConversation()
         #expect(try await one.conversations().count == 1)
         #expect(try await two.conversations().isEmpty)
-    }
-
-    @Test func citationMarkers() {
-        #expect(citedSourceIDs(in: "A [1][2], b [2], c [10].") == ["1", "2", "10"])
-        #expect(citedSourceIDs(in: "[link](u) [1]: def [x] [] [1234] [") == [])
-        #expect(citedSourceIDs(in: "end [3]") == ["3"])
     }
 }

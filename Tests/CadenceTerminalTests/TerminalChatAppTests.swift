@@ -80,7 +80,7 @@ import Testing
         await settle { harness.chat.answers[0].text == "Half an answer" }
         harness.type("\u{03}")
         #expect(harness.app.exit == nil)
-        #expect(harness.chat.answers[0].outcome == .cancelled(partialText: "Half an answer"))
+        #expect(harness.chat.answers[0].ending == .cancelled(partialText: "Half an answer"))
         let going = harness.frames()
         #expect(going)
         #expect(harness.screen.text.prefix(4) == ["› What is SSE?", "cancelled", "", "Half an answer"])

@@ -93,7 +93,7 @@ import Testing
                 AnswerCompletion(
                     reason: .completed, text: "Short wavelengths scatter more.", reasoning: "Rayleigh scattering.",
                     toolCalls: [call])))
-        await settle { answer.outcome != nil }
+        await settle { answer.ending != nil }
         await chat.pendingWrites()
 
         let reopened = try #require(try await SQLiteConversationStore(path: path).conversation(conversation.id))

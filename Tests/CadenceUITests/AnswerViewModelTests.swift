@@ -133,7 +133,7 @@ import Testing
         model.apply(.completed(completion))
         #expect(model.followUps == ["Why?", "How?"])
         #expect(model.metadata == ["ms": .number(12)])
-        #expect(model.outcome == .completed(completion))
+        #expect(model.ending == .completed(completion))
     }
 
     @Test func completionAddsTextTheStreamDidNotDeliver() {
@@ -179,7 +179,7 @@ import Testing
         model.apply(.textAppended("Partial answer so far"), at: .zero)
         let failure = AnswerFailure(.interrupted, message: "connection lost", partialText: "Partial answer so far")
         model.apply(.failed(failure), at: .milliseconds(5))
-        #expect(model.outcome == .failed(failure))
+        #expect(model.ending == .failed(failure))
         #expect(model.isEffectivelySearching)
         Self.drain(model, from: 5)
         #expect(model.visibleText == "Partial answer so far")
@@ -214,20 +214,20 @@ import Testing
         model.apply(.textAppended("late"))
         model.apply(.sourcesMerged(Self.sources))
         #expect(model.text == "" && model.sources.isEmpty)
-        #expect(model.outcome == .cancelled(partialText: ""))
+        #expect(model.ending == .cancelled(partialText: ""))
         #expect(model.showsActions)
     }
 
     @Test(arguments: [
-        AnswerViewModel.Outcome.completed(AnswerCompletion(reason: .completed, text: answer, sources: sources)),
+        AnswerEnding.completed(AnswerCompletion(reason: .completed, text: answer, sources: sources)),
         .failed(AnswerFailure(.timedOut, message: "too slow", partialText: answer)),
         .cancelled(partialText: answer),
     ])
-    func answerFromHistoryShowsFullyWithoutReplay(outcome: AnswerViewModel.Outcome) {
-        let model = AnswerViewModel(id: "old", query: "q", restoring: outcome)
+    func answerFromHistoryShowsFullyWithoutReplay(ending: AnswerEnding) {
+        let model = AnswerViewModel(id: "old", query: "q", restoring: ending)
         #expect(model.visibleText == Self.answer)
         #expect(model.text == Self.answer)
-        #expect(model.outcome == outcome)
+        #expect(model.ending == ending)
         #expect(!model.isAnimating && !model.isEffectivelySearching && model.showsActions)
         #expect(!model.needsFrames)
         #expect(model.document == MarkdownParser().parse(Self.answer))
@@ -372,7 +372,7 @@ import Testing
         #expect(revealed)
         #expect(!model.frame(now: .seconds(2)) && !changed(), "a frame that reveals nothing")
         model.apply(.completed(AnswerCompletion(reason: .completed, text: "Words arrive in a burst ")), at: .seconds(2))
-        #expect(changed(), "the outcome shows")
+        #expect(changed(), "the ending shows")
         _ = model.frame(now: .seconds(3))
         _ = changed()
         #expect(!model.frame(now: .seconds(4)) && !changed())
@@ -410,19 +410,8 @@ import Testing
         model.apply(
             .completed(AnswerCompletion(reason: .completed, text: "One [1]. Two [2].", sources: Self.sources, metadata: metadata)),
             at: .zero)
-        #expect(model.unsupportedCitations == [UnsupportedCitation(ordinal: 2, source: 2, sentence: "Two")])
+        #expect(
+            model.unsupportedCitations == [CitationCheck(ordinal: 2, source: 2, sentence: "Two", score: 0.1, supported: false)])
         #expect(model.citationDisplay == CitationDisplay(sources: [1, 2, 3], unsupported: [2: 2]))
-    }
-
-    @Test func malformedChecksAreSkipped() {
-        let metadata: [String: JSONValue] = [
-            "citations": [
-                "not an object", ["ordinal": "two", "source": 1, "supported": false], ["ordinal": 1.5, "source": 1, "supported": false],
-                ["source": 1, "supported": false], ["ordinal": 3, "source": 1, "supported": false],
-            ]
-        ]
-        #expect(UnsupportedCitation.list(in: metadata) == [UnsupportedCitation(ordinal: 3, source: 1, sentence: "")])
-        #expect(UnsupportedCitation.list(in: ["citations": "nonsense"]).isEmpty)
-        #expect(UnsupportedCitation.list(in: [:]).isEmpty)
     }
 }

@@ -23,7 +23,7 @@ import Testing
     {
         let answer = chat.send(question)
         script.push(ending, into: index)
-        await settle { answer.outcome != nil }
+        await settle { answer.ending != nil }
         return answer
     }
 
@@ -45,7 +45,7 @@ import Testing
         script.push(.textAppended("second "), into: 1)
         script.push(.textAppended("first "), into: 0)
         script.push(.textAppended("text"), completion("second text"), into: 1)
-        await settle { second.outcome != nil && first.text == "first " }
+        await settle { second.ending != nil && first.text == "first " }
         #expect(first.text == "first ")
         #expect(first.isStreaming)
         #expect(second.text == "second text")
@@ -89,7 +89,7 @@ import Testing
         script.push(.textAppended("Partial"), into: 0)
         await settle { answer.text == "Partial" }
         chat.cancel(answer.id)
-        #expect(answer.outcome == .cancelled(partialText: "Partial"))
+        #expect(answer.ending == .cancelled(partialText: "Partial"))
         #expect(!chat.isStreaming)
         await settle { script.isEnded(0) }
         #expect(script.isEnded(0), "cancelling ends the stream")
@@ -138,7 +138,7 @@ import Testing
         let answer = chat.send("q")
         let text = (1...30).map { "Paragraph \($0) says something.\n\n" }.joined()
         script.push(.textAppended(text), completion(text), into: 0)
-        await settle { answer.outcome != nil }
+        await settle { answer.ending != nil }
         let scrollsBefore = chat.scrollRequests
         var frames = 0
         while chat.needsFrames && frames < 2_000 {
@@ -160,7 +160,7 @@ import Testing
         #expect(!chat.isPinned)
         let text = (1...12).map { "Block \($0).\n\n" }.joined()
         script.push(.textAppended(text), completion(text), into: 0)
-        await settle { answer.outcome != nil }
+        await settle { answer.ending != nil }
         let scrollsBefore = chat.scrollRequests
         while chat.needsFrames {
             clock.advance(by: .milliseconds(16))
@@ -178,7 +178,7 @@ import Testing
         let answer = chat.send("q")
         chat.userDragged()
         script.push(.textAppended("One.\n\nTwo.\n\n"), completion("One.\n\nTwo.\n\n"), into: 0)
-        await settle { answer.outcome != nil }
+        await settle { answer.ending != nil }
         while chat.needsFrames {
             clock.advance(by: .milliseconds(16))
             chat.frame()

@@ -16,7 +16,7 @@ import Testing
         for index in 0..<3 {
             let answer = chat.send("question \(index)")
             script.push(.completed(AnswerCompletion(reason: .completed, text: "answer \(index)")), into: index)
-            await settle { answer.outcome != nil }
+            await settle { answer.ending != nil }
         }
         await settle { chat.writers.isEmpty }
         #expect(chat.writers.isEmpty)

@@ -49,8 +49,8 @@ final class ChatModelServerTests {
             let first = chat.send("How does Cadence resume an interrupted stream?")
             #expect(chat.answers.first === first && first.isEffectivelySearching && !first.showsActions)
             await chat.pendingWrites()
-            guard case .completed(let completion) = first.outcome else {
-                Issue.record("the answer did not complete: \(String(describing: first.outcome))")
+            guard case .completed(let completion) = first.ending else {
+                Issue.record("the answer did not complete: \(String(describing: first.ending))")
                 return
             }
             #expect(!first.text.isEmpty && first.text == completion.text)
@@ -112,8 +112,8 @@ final class ChatModelServerTests {
         await chat.pendingWrites()
         gate.release()
         await server.shutdown()
-        guard case .cancelled(let partial) = answer.outcome else {
-            Issue.record("not cancelled: \(String(describing: answer.outcome))")
+        guard case .cancelled(let partial) = answer.ending else {
+            Issue.record("not cancelled: \(String(describing: answer.ending))")
             return
         }
         #expect(partial == answer.text && script.text.hasPrefix(partial))

@@ -79,6 +79,23 @@ struct MetricsTests {
         }
     }
 
+    @Test("an answer that ends with an error event is counted as error, whatever its code")
+    func failedAnswers() async throws {
+        let engine = ScriptedEngine()
+        try await withServer(engine: engine) { server in
+            let opened = try await SSETransport(baseURL: server.baseURL).open(AnswerRequest(query: "What is SSE?"), resume: nil)
+            engine.push(.token("Hel"), .error(code: "model_failed", message: "the model stopped answering"))
+            engine.finish()
+            var items = opened.items.makeAsyncIterator()
+            while try await items.next() != nil {}
+            let text = try await Self.scrape(server).text
+            #expect(Self.value(of: #"cadence_answers_ended_total{ending="error"}"#, in: text) == 1)
+            for other in ["complete", "cancelled", "interrupted"] {
+                #expect(Self.value(of: #"cadence_answers_ended_total{ending="\#(other)"}"#, in: text) == 0)
+            }
+        }
+    }
+
     @Test("readers are counted while they follow an answer, over SSE and WebSocket, and resumes once each")
     func readersAndResumes() async throws {
         let engine = ScriptedEngine()

@@ -1,3 +1,5 @@
+public import CadenceCore
+
 /// Checks the citations of a model's answer while it streams.
 ///
 /// Feed it the model's text in whatever pieces they arrive; it returns what may be sent now:

@@ -37,7 +37,7 @@ struct AnswerStatusLine: View {
             }
             .font(.footnote)
         } else {
-            AnswerOutcomeLabel(outcome: answer.outcome)
+            AnswerEndingLabel(ending: answer.ending)
                 .font(.footnote)
         }
     }
@@ -59,13 +59,13 @@ struct AnswerStatusLine: View {
 /// How an answer ended, in one line, for the endings that need saying.
 ///
 /// ```swift
-/// AnswerOutcomeLabel(outcome: .cancelled(partialText: "Half"))   // "Stopped"
+/// AnswerEndingLabel(ending: .cancelled(partialText: "Half"))   // "Stopped"
 /// ```
-struct AnswerOutcomeLabel: View {
-    let outcome: AnswerViewModel.Outcome?
+struct AnswerEndingLabel: View {
+    let ending: AnswerEnding?
 
     var body: some View {
-        switch outcome {
+        switch ending {
         case .completed(let completion)? where completion.reason == .timedOut:
             Label("Timed out; the answer may be incomplete", systemImage: "clock")
                 .foregroundStyle(.orange)

@@ -7,18 +7,18 @@ import CadenceCore
 enum AnswerSession {
     /// Prints the answer's updates with the printer `makePrinter` makes (or as JSON lines with
     /// `json`), saving each first; Ctrl-C cancels it. Returns what was printed and how the answer
-    /// ended; the caller reports the ending (``AnswerEnding/conclude()``).
+    /// ended; the caller reports the ending (``PrintedAnswer/conclude()``).
     static func run(
         _ updates: some AsyncSequence<AnswerUpdate, Never> & Sendable, output: TerminalOutput,
         recording: AnswerRecording? = nil, json: Bool = false,
         printer makePrinter: @escaping @Sendable () -> AnswerPrinter
     ) async throws -> PrintedAnswer {
         if json { return try await printJSON(updates, output: output, recording: recording) }
-        let (printer, ending) = try await present(updates, recording: recording, start: makePrinter) { printer, update in
-            printer.handle(update)
+        let (printer, ending, outputClosed) = try await present(updates, recording: recording, start: makePrinter) {
+            printer, update in printer.handle(update)
         }
         printer.finish()
-        return PrintedAnswer(text: printer.text, ending: ending)
+        return PrintedAnswer(text: printer.text, ending: ending, outputClosed: outputClosed)
     }
 
     /// `--json`: each update as one JSON line, as it arrives.
@@ -26,22 +26,23 @@ enum AnswerSession {
         _ updates: some AsyncSequence<AnswerUpdate, Never> & Sendable, output: TerminalOutput,
         recording: AnswerRecording?
     ) async throws -> PrintedAnswer {
-        let (text, ending) = try await present(updates, recording: recording) {
+        let (text, ending, outputClosed) = try await present(updates, recording: recording) {
             ""
         } show: { text, update in
             output.line(update.json.jsonText)
             if case .textAppended(let chunk) = update { text += chunk }
         }
-        return PrintedAnswer(text: text, ending: ending)
+        return PrintedAnswer(text: text, ending: ending, outputClosed: outputClosed)
     }
 
     /// Shows each update with `show` as it arrives, saving it first, and returns what was shown
     /// and how the answer ended. Ctrl-C cancels the answer: the cancellation is then shown and
-    /// saved like any other ending (by this task, which Ctrl-C does not cancel).
+    /// saved like any other ending (by this task, which Ctrl-C does not cancel). `outputClosed` says
+    /// that a closed output cancelled it, or ended it in any way short of complete.
     static func present<Shown: Sendable>(
         _ updates: some AsyncSequence<AnswerUpdate, Never> & Sendable, recording: AnswerRecording?,
         start: @escaping @Sendable () -> Shown, show: @escaping @Sendable (inout Shown, AnswerUpdate) -> Void
-    ) async throws -> (shown: Shown, ending: AnswerEnding) {
+    ) async throws -> (shown: Shown, ending: AnswerEnding, outputClosed: Bool) {
         let (result, interrupted) = try await Interrupt.cancellable { [recording] in
             var shown = start()
             var recording = recording
@@ -63,13 +64,13 @@ enum AnswerSession {
             await recording?.record(cancelled)
             show(&shown, cancelled)
         }
-        guard let interrupted else { return (shown, streamEnding ?? .cancelled) }
+        let ending = streamEnding ?? .cancelled(partialText: text)
+        guard let interrupted else { return (shown, ending, false) }
         // The command exits next: not before the server was asked to stop the answer (the request
         // gives up after a few seconds; a second Ctrl-C quits at once). Whether the updates ended
         // early or with the stream's own `cancelled` (the stream can deliver it as the reader
         // leaves), the stream may still be sending that request.
         await Interrupt.answerStreams.waitUntilAllEnded()
-        if interrupted == .outputClosed, streamEnding != .completed { return (shown, .outputClosed) }
-        return (shown, streamEnding ?? .cancelled)
+        return (shown, ending, interrupted == .outputClosed && !ending.isComplete)
     }
 }

@@ -20,7 +20,7 @@ struct AskCommand: AsyncParsableCommand {
             asks a follow-up with the conversation so far as context. Ctrl-C cancels the answer, keeping \
             what arrived.
 
-            \(AnswerEnding.exitStatusHelp)
+            \(PrintedAnswer.exitStatusHelp)
             """
     )
 
@@ -42,7 +42,7 @@ struct AskCommand: AsyncParsableCommand {
     private func ask(with source: SourceOptions) async throws {
         let output = source.format.terminal
         guard let store = try history.openStore() else {
-            try await source.answer([ChatTurn(role: "user", content: question)], output: output).ending.conclude()
+            try await source.answer([ChatTurn(role: "user", content: question)], output: output).conclude()
             return
         }
         let conversation = try await history.openConversation(in: store)
@@ -55,6 +55,6 @@ struct AskCommand: AsyncParsableCommand {
         }
         let answered = try await source.answer(
             conversation.history + [ChatTurn(role: "user", content: question)], output: output, recording: recording)
-        try answered.ending.conclude()
+        try answered.conclude()
     }
 }

@@ -20,7 +20,7 @@ struct ChatCommand: AsyncParsableCommand {
             Line by line (--plain, or in a pipe), Ctrl-C cancels the answer streaming and ends the chat; \
             the exit status is that of the worst-ended answer (cancelled, then failed, then timed out).
 
-            \(AnswerEnding.exitStatusHelp)
+            \(PrintedAnswer.exitStatusHelp)
             """
     )
 
@@ -84,14 +84,14 @@ struct ChatCommand: AsyncParsableCommand {
         let store = try history.openStore()
         var conversation: Conversation?
         if let store { conversation = try await history.openConversation(in: store) }
-        var ending = AnswerEnding.completed
+        var worst: PrintedAnswer?
         if source.format.allowsFullScreen {
             try await runFullScreen(source: source, store: store, conversation: conversation)
         } else {
-            ending = try await runLines(source: source, output: output, store: store, conversation: conversation)
+            worst = try await runLines(source: source, output: output, store: store, conversation: conversation)
         }
         if let store, let conversation { try await Self.finish(conversation.id, in: store, output: output) }
-        if ending != .completed { throw ending.exitCode }
+        if let worst, !worst.exitCode.isSuccess { throw worst.exitCode }
     }
 
     /// The full-screen UI: earlier answers shown in full, new ones paced and saved as they stream.
@@ -111,12 +111,13 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     /// Line by line, for pipes, scripts and `--plain`: read a question, stream its answer, repeat.
-    /// Returns the most severe ending of its answers, which sets the exit status.
+    /// Returns the answer that ended worst (by ``PrintedAnswer/severity``), which sets the exit
+    /// status; `nil` when no question was asked.
     private func runLines(
         source: SourceOptions, output: TerminalOutput, store: SQLiteConversationStore?, conversation: Conversation?
-    ) async throws -> AnswerEnding
+    ) async throws -> PrintedAnswer?
     {
-        var worst = AnswerEnding.completed
+        var worst: PrintedAnswer?
         var turns = conversation?.history ?? []
         if let conversation, !conversation.answers.isEmpty, output.styled {
             let count = conversation.answers.count
@@ -134,16 +135,16 @@ struct ChatCommand: AsyncParsableCommand {
                 recording = await AnswerRecording.begin(history.recorder(in: store), in: conversation.id, query: question)
             }
             let answered = try await source.answer(turns, output: output, recording: recording)
-            answered.ending.report()
-            if answered.ending.severity > worst.severity { worst = answered.ending }
-            if answered.ending == .completed {
+            answered.report()
+            if answered.severity > worst?.severity ?? 0 { worst = answered }
+            if answered.ending.isComplete {
                 turns.append(ChatTurn(role: "assistant", content: answered.text))
             } else {
                 turns.removeLast()  // the conversation goes on without the unfinished turn
             }
             if !source.format.json { output.line() }
             // Ctrl-C ends the chat, as it would at the prompt; so does a closed output.
-            if answered.ending == .cancelled || answered.ending == .outputClosed { break }
+            if answered.endsTheChat { break }
         }
         return worst
     }

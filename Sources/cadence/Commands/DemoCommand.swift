@@ -23,7 +23,7 @@ struct DemoCommand: AsyncParsableCommand {
             With --url the demo asks a running Cadence server (or a load balancer in front of several) \
             instead, sending --token (or $CADENCE_TOKEN) when the server needs one.
 
-            With --plain or --json: \(AnswerEnding.exitStatusHelp)
+            With --plain or --json: \(PrintedAnswer.exitStatusHelp)
             """
     )
 
@@ -105,6 +105,6 @@ struct DemoCommand: AsyncParsableCommand {
             group: Interrupt.answerStreams)
         try await AnswerSession.run(answer, output: output, json: format.json) { [plain = format.plain] in
             AnswerPrinter(output: output, showsStages: !plain, answerTextOnly: plain)
-        }.ending.conclude()
+        }.conclude()
     }
 }

@@ -26,9 +26,7 @@ struct AnswerPrinter {
     private(set) var sources: [Source] = []
     private(set) var followUps: [String] = []
     /// Citations the server's check found unsupported (from the completion's metadata).
-    private(set) var unsupported: [UnsupportedCitation] = []
-    /// How the answer ended, once it has.
-    private(set) var ending: AnswerEnding?
+    private(set) var unsupported: [CitationCheck] = []
     /// Why the model stopped, for a model's answer.
     private(set) var finishReason: FinishReason?
     private var inText = false
@@ -63,7 +61,6 @@ struct AnswerPrinter {
     }
 
     mutating func handle(_ update: AnswerUpdate) {
-        if let ended = AnswerEnding(update) { ending = ended }
         if reasoningSpan.note(update, at: now()), reasoningSpan.end != nil { foldReasoning() }
         switch update {
         case .textAppended(let token):
@@ -109,7 +106,7 @@ struct AnswerPrinter {
         case .completed(let completion):
             sources = completion.sources.isEmpty ? sources : completion.sources
             followUps = completion.followUps
-            unsupported = UnsupportedCitation.list(in: completion.metadata)
+            unsupported = CitationCheck.list(in: completion.metadata).filter { !$0.supported }
             finishReason = completion.finishReason
         case .failed(let answerFailure):
             sources = answerFailure.sources.isEmpty ? sources : answerFailure.sources
@@ -171,7 +168,7 @@ struct AnswerPrinter {
     }
 
     /// "Not supported by the cited source:", then one line per failed citation check, or nothing.
-    static func unsupportedLines(_ citations: [UnsupportedCitation]) -> [String] {
+    static func unsupportedLines(_ citations: [CitationCheck]) -> [String] {
         guard !citations.isEmpty else { return [] }
         return ["", "Not supported by the cited source (the citation may be wrong):"]
             + citations.map { citation in

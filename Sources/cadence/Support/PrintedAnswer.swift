@@ -1,7 +1,7 @@
 import ArgumentParser
 import CadenceCore
 
-/// How an answer ended, and so how `ask`, `chat --plain` and `demo --plain` exit.
+/// One answer as the command printed it, and so how `ask`, `chat --plain` and `demo --plain` exit.
 ///
 /// | status | meaning |
 /// |---|---|
@@ -11,15 +11,13 @@ import CadenceCore
 /// | 124 | a timeout ended it early: the partial text is printed (as `timeout(1)` does) |
 /// | 130 | cancelled with Ctrl-C: what arrived is printed and saved as cancelled |
 /// | 141 | cancelled because its reader closed the output (`| head`), as SIGPIPE would end it |
-enum AnswerEnding: Sendable, Equatable {
-    case completed
-    /// A timeout ended the answer with partial text; `note` says so.
-    case timedOut(note: String)
-    /// The answer failed; `reason` is its one-line message.
-    case failed(reason: String)
-    case cancelled
-    /// The output's reader closed it (`cadence ask … | head -1`): cancelled, nobody reads on.
-    case outputClosed
+struct PrintedAnswer: Sendable {
+    var text: String
+    /// How the answer ended.
+    var ending: AnswerEnding
+    /// Whether the output's reader closed it (`cadence ask … | head -1`) before the answer completed:
+    /// the answer was cancelled, and nobody reads on.
+    var outputClosed = false
 
     /// The `--help` text that documents the exit status.
     static let exitStatusHelp = """
@@ -28,68 +26,54 @@ enum AnswerEnding: Sendable, Equatable {
         cancelled with Ctrl-C; 141 cancelled because the output was closed (as by `| head`).
         """
 
-    /// The ending an update announces, or `nil` for an update that does not end the answer.
-    init?(_ update: AnswerUpdate) {
-        switch update {
-        case .completed(let completion) where completion.reason == .timedOut:
-            let timeout = completion.timeout.map { " (\($0.name))" } ?? ""
-            self = .timedOut(note: "the answer timed out\(timeout); showing the \(completion.text.count) characters received")
-        case .completed:
-            self = .completed
-        case .failed(let failure):
-            self = .failed(reason: failure.commandLineMessage)
-        case .cancelled:
-            self = .cancelled
-        case .textAppended, .reasoningAppended, .refusalAppended, .toolCallReceived, .sourcesMerged, .stageChanged,
-            .reconnecting, .reconnected:
-            return nil
+    /// The exit status of this answer.
+    var exitCode: ExitCode {
+        if outputClosed { return ExitCode(141) }
+        return switch ending {
+        case .completed: ending.isTimedOut ? ExitCode(124) : .success
+        case .failed, .interrupted: .failure
+        case .cancelled: ExitCode(130)
         }
     }
 
-    /// The exit status of this ending.
-    var exitCode: ExitCode {
-        switch self {
-        case .completed: .success
-        case .failed: .failure
-        case .timedOut: ExitCode(124)
-        case .cancelled: ExitCode(130)
-        case .outputClosed: ExitCode(141)
-        }
+    /// Whether the chat stops after this answer, as it would at the prompt: Ctrl-C cancelled it, or
+    /// its output was closed.
+    var endsTheChat: Bool {
+        if case .cancelled = ending { return true }
+        return outputClosed
     }
 
     /// How bad this ending is, for picking the worst of a chat's answers (its exit status): cancelled
     /// is worst, then failed, then timed out, then completed.
     var severity: Int {
-        switch self {
-        case .completed: 0
-        case .timedOut: 1
-        case .failed: 2
-        case .cancelled, .outputClosed: 3
+        if outputClosed { return 3 }
+        return switch ending {
+        case .completed: ending.isTimedOut ? 1 : 0
+        case .failed, .interrupted: 2
+        case .cancelled: 3
         }
     }
 
     /// Says why on stderr in one line, unless the answer completed.
     func report() {
-        switch self {
+        if outputClosed { return }  // silent, as a process SIGPIPE ends is
+        switch ending {
+        case .completed(let completion) where completion.reason == .timedOut:
+            let timeout = completion.timeout.map { " (\($0.name))" } ?? ""
+            TerminalOutput.error(
+                "note: the answer timed out\(timeout); showing the \(completion.text.count) characters received")
         case .completed: return
-        case .timedOut(let note): TerminalOutput.error("note: \(note)")
-        case .failed(let reason): TerminalOutput.error(reason)
+        case .failed(let failure): TerminalOutput.error(failure.commandLineMessage)
         case .cancelled: TerminalOutput.error("cancelled")
-        case .outputClosed: return  // silent, as a process SIGPIPE ends is
+        case .interrupted: TerminalOutput.error("interrupted; showing the last text kept")
         }
     }
 
     /// Says why on stderr and throws the exit status, unless the answer completed.
     func conclude() throws {
         report()
-        if self != .completed { throw exitCode }
+        if !exitCode.isSuccess { throw exitCode }
     }
-}
-
-/// One answer as the command printed it.
-struct PrintedAnswer: Sendable {
-    var text: String
-    var ending: AnswerEnding
 }
 
 extension AnswerFailure {
