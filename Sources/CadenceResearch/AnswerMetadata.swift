@@ -14,26 +14,4 @@ enum AnswerMetadata {
         if let reasoning = usage.reasoningTokens { object["reasoning_tokens"] = .number(Double(reasoning)) }
         return .object(object)
     }
-
-    /// `budget`: the time the answer took and the tokens it used (input plus output), each with its limit.
-    static func budget(time: Duration, timeLimit: Duration, tokens: Int, tokenLimit: Int) -> JSONValue {
-        .object([
-            "time_ms": .number(milliseconds(time)),
-            "time_limit_ms": .number(milliseconds(timeLimit)),
-            "tokens": .number(Double(tokens)),
-            "token_limit": .number(Double(tokenLimit)),
-        ])
-    }
-
-    /// A duration in milliseconds, to two decimals.
-    static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        let exact = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return (exact * 100).rounded() / 100
-    }
-
-    /// A duration in seconds for messages: `60`, or `0.5`.
-    static func seconds(_ duration: Duration) -> String {
-        duration.secondsText
-    }
 }

@@ -1,4 +1,5 @@
 public import CadenceCore
+import CadenceEngine
 
 /// The pure core of a chat answer: one model call whose stream is relayed as research events,
 /// retried while nothing of it has reached the readers, and held to the answer's limits.
@@ -185,7 +186,7 @@ public struct ChatMachine: Sendable {
             let open = if case .calling = state { true } else { false }
             return fail(
                 code: "budget_exceeded",
-                message: "the answer used its whole time budget (\(AnswerMetadata.seconds(configuration.maxAnswerTime)) s); it ends here with the text so far",
+                message: AnswerBudget.spentMessage(configuration.maxAnswerTime),
                 closing: open)
         }
         switch state {
@@ -194,7 +195,7 @@ public struct ChatMachine: Sendable {
         case .calling(let call) where now >= call.lastActivityAt + configuration.modelIdleTimeout:
             return fail(
                 code: "model_timeout",
-                message: "the model sent nothing for \(AnswerMetadata.seconds(configuration.modelIdleTimeout)) s; the answer ends here",
+                message: "the model sent nothing for \(configuration.modelIdleTimeout.secondsText) s; the answer ends here",
                 closing: true)
         default:
             return []
@@ -244,11 +245,11 @@ public struct ChatMachine: Sendable {
             "engine": .string(Self.engineName),
             "finish_reason": .string(finish.name),
             "usage": AnswerMetadata.usage(usage),
-            "budget": AnswerMetadata.budget(
-                time: now, timeLimit: configuration.maxAnswerTime, tokens: usage.inputTokens + usage.outputTokens,
-                tokenLimit: configuration.maxAnswerTokens),
+            "budget": AnswerBudget.metadata(
+                time: now, timeLimit: configuration.maxAnswerTime,
+                tokens: (usage.inputTokens + usage.outputTokens, configuration.maxAnswerTokens)),
             "model_calls": .number(Double(calls)),
-            "total_ms": .number(AnswerMetadata.milliseconds(now)),
+            "total_ms": .number(AnswerBudget.milliseconds(now)),
         ]
         if let model { metadata["model"] = .string(model) }
         if call.toolCalls.droppedFragments > 0 {

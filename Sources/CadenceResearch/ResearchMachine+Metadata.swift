@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceEngine
 
 extension ResearchMachine {
     /// The engine name reported in the completion's metadata.
@@ -16,7 +17,7 @@ extension ResearchMachine {
             "queries": .array(rounds.flatMap { $0 }.map(JSONValue.string)),
             "passages": .number(Double(found.count)),
             "model_calls": .number(Double(calls)),
-            "total_ms": .number(Self.milliseconds(now)),
+            "total_ms": .number(AnswerBudget.milliseconds(now)),
         ]
         if let model { metadata["model"] = .string(model) }
         metadata["search_sources"] = .array(searchSources.map(JSONValue.string))
@@ -25,12 +26,11 @@ extension ResearchMachine {
                 searchFailures.map { .object(["source": .string($0.source), "reason": .string($0.reason)]) })
         }
         for key in ["planning_ms", "search_ms", "reflection_ms", "synthesis_ms"] {
-            metadata[key] = .number(Self.milliseconds(stageTimes[key] ?? .zero))
+            metadata[key] = .number(AnswerBudget.milliseconds(stageTimes[key] ?? .zero))
         }
         metadata["usage"] = AnswerMetadata.usage(usage)
-        metadata["budget"] = AnswerMetadata.budget(
-            time: now, timeLimit: configuration.maxAnswerTime, tokens: tokensUsed,
-            tokenLimit: configuration.maxAnswerTokens)
+        metadata["budget"] = AnswerBudget.metadata(
+            time: now, timeLimit: configuration.maxAnswerTime, tokens: (tokensUsed, configuration.maxAnswerTokens))
         let checks = citations.checks
         let listed = checks.prefix(Self.maxListedCitations)
         metadata["citations"] = .array(listed.map(\.json))
@@ -41,6 +41,4 @@ extension ResearchMachine {
         metadata["citations_dropped"] = .number(Double(citations.dropped.count))
         return metadata
     }
-
-    static func milliseconds(_ duration: Duration) -> Double { AnswerMetadata.milliseconds(duration) }
 }

@@ -1,4 +1,5 @@
 public import CadenceCore
+import CadenceEngine
 
 extension ResearchMachine {
     /// The most reply bytes (UTF-8) kept from a plan or reflection call; a delta is cut to the room
@@ -78,7 +79,7 @@ extension ResearchMachine {
             model.attempt += 1
             return call(model, now: now)
         case .calling(let call) where now >= call.lastActivityAt + configuration.modelIdleTimeout:
-            let seconds = Self.seconds(configuration.modelIdleTimeout)
+            let seconds = configuration.modelIdleTimeout.secondsText
             return fail(
                 code: "model_timeout",
                 message: "the model sent nothing for \(seconds) s during \(call.model.purpose.stage); the answer ends here",
@@ -133,7 +134,7 @@ extension ResearchMachine {
         let open = if case .calling = state { true } else { false }
         return fail(
             code: "budget_exceeded",
-            message: "the answer used its whole time budget (\(Self.seconds(configuration.maxAnswerTime)) s) during \(stage); it ends here with the text so far",
+            message: AnswerBudget.spentMessage(configuration.maxAnswerTime, during: stage),
             closing: open)
     }
 
@@ -145,7 +146,6 @@ extension ResearchMachine {
             closing: true)
     }
 
-    static func seconds(_ duration: Duration) -> String { AnswerMetadata.seconds(duration) }
 }
 
 extension ResearchMachine.ModelFailure {

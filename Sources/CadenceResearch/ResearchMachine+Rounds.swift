@@ -24,7 +24,7 @@ extension ResearchMachine {
     /// budget spent, writes with what was found instead.
     mutating func startRound(_ queries: [String], now: Duration) -> [Action] {
         guard searchTimeLeft > .zero else {
-            let spent = "The search budget of \(Self.seconds(configuration.searchBudget)) s is spent"
+            let spent = "The search budget of \(configuration.searchBudget.secondsText) s is spent"
             return select(reason: spent, now: now)
         }
         rounds.append(queries)

@@ -88,7 +88,7 @@ public struct SearchFanout: Sendable {
                 } catch {
                     return nil
                 }
-                return .failure(SearchSourceError(.timeout, "no answer within \(Self.seconds(time))"))
+                return .failure(SearchSourceError(.timeout, "no answer within \(time.secondsText) s"))
             }
             var first: Result<[RetrievedPassage], SearchSourceError>?
             for await result in group {
@@ -100,9 +100,5 @@ public struct SearchFanout: Sendable {
             group.cancelAll()
             return first ?? .failure(SearchSourceError(.timeout, "cancelled"))
         }
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        duration.secondsText + " s"
     }
 }

@@ -71,24 +71,16 @@ public struct PollingTransport: ResearchTransport {
             }
             (messageID, after) = (id, 0)
         }
-        let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
         let poller = self
-        let task = Task {
-            do {
-                try await poller.poll(messageID, after: after, into: continuation)
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        let items = AsyncThrowingStream<TransportItem, any Error>.producing { emit in
+            try await poller.poll(messageID, after: after, emit: emit)
         }
-        continuation.onTermination = { _ in task.cancel() }
         return TransportConnection(answerID: messageID, items: items)
     }
 
-    /// Polls until the server says the answer is done. The first poll is immediate.
-    func poll(
-        _ messageID: String, after: Int, into continuation: AsyncThrowingStream<TransportItem, any Error>.Continuation
-    ) async throws {
+    /// Polls until the server says the answer is done, or until `emit` says the reader has gone.
+    /// The first poll is immediate.
+    func poll(_ messageID: String, after: Int, emit: (TransportItem) -> Bool) async throws {
         var cursor = after
         var polls = 0
         var wait = Duration.zero
@@ -114,10 +106,10 @@ public struct PollingTransport: ResearchTransport {
                 guard let sequence = event.sequence, sequence > cursor else { continue }
                 cursor = sequence
                 fresh += 1
-                continuation.yield(.event(event))
+                guard emit(.event(event)) else { return }
             }
             if json["done"]?.boolValue == true { return }
-            if fresh == 0 { continuation.yield(.keepalive) }
+            if fresh == 0, !emit(.keepalive) { return }
         }
     }
 

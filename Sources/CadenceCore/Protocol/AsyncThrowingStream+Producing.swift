@@ -1,7 +1,8 @@
 extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
     /// A stream whose elements `body` makes in a task of its own, handing each to the function it
-    /// is given, which returns `false` once the consumer has gone. The stream ends when `body`
-    /// returns, or with the error it throws; a consumer that goes away cancels the task.
+    /// is given, which returns `false` once the consumer has gone (and which the work may hand on to
+    /// tasks of its own). The stream ends when `body` returns, or with the error it throws; a
+    /// consumer that goes away cancels the task.
     ///
     /// ```swift
     /// let events = AsyncThrowingStream<ResearchEvent.Kind, any Error>.producing { emit in
@@ -9,7 +10,7 @@ extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
     /// }
     /// ```
     public static func producing(
-        _ body: @escaping @Sendable (_ emit: (Element) -> Bool) async throws -> Void
+        _ body: @escaping @Sendable (_ emit: @escaping @Sendable (Element) -> Bool) async throws -> Void
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let task = Task {

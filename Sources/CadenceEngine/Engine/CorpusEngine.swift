@@ -57,22 +57,14 @@ public struct CorpusEngine: AnswerEngine {
     }
 
     public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: ResearchEvent.Kind.self, throwing: (any Error).self)
-        let emitter = Emitter(
-            continuation: continuation, sleep: sleep, stageDelay: stageDelay, tokenDelay: tokenDelay)
-        let task = Task {
+        .producing { [self] emit in
+            let emitter = Emitter(emit: emit, sleep: sleep, stageDelay: stageDelay, tokenDelay: tokenDelay)
             do {
                 try await run(request, emitter: emitter)
-                continuation.finish()
             } catch is CancellationError {
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+                // The consumer left: nobody reads an error now.
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     private func run(_ request: AnswerRequest, emitter: Emitter) async throws {
@@ -156,7 +148,7 @@ public struct CorpusEngine: AnswerEngine {
         }
         metadata["hits"] = .number(Double(retrieval.scores.count))
         metadata["sentences"] = .number(Double(answer.sentenceCount))
-        metadata["total_ms"] = .number(Stopwatch.milliseconds(started.duration(to: .now)))
+        metadata["total_ms"] = .number(AnswerBudget.milliseconds(started.duration(to: .now)))
         try await emitter.stage(
             .complete(Completion(sources: answer.sources, metadata: metadata, followUps: answer.followUps)),
             pause: false)
@@ -179,7 +171,7 @@ public struct CorpusEngine: AnswerEngine {
 
 /// Sends events into the stream, pausing on the injected clock, and stops when the consumer is gone.
 struct Emitter: Sendable {
-    let continuation: AsyncThrowingStream<ResearchEvent.Kind, any Error>.Continuation
+    let emit: @Sendable (ResearchEvent.Kind) -> Bool
     let sleep: @Sendable (Duration) async throws -> Void
     let stageDelay: Duration
     let tokenDelay: Duration
@@ -197,7 +189,7 @@ struct Emitter: Sendable {
 
     private func send(_ event: ResearchEvent.Kind) throws {
         try Task.checkCancellation()
-        if case .terminated = continuation.yield(event) { throw CancellationError() }
+        guard emit(event) else { throw CancellationError() }
     }
 
     private func wait(_ delay: Duration) async throws {
@@ -220,10 +212,6 @@ struct Stopwatch {
     }
 
     var milliseconds: [String: JSONValue] {
-        totals.mapValues { .number(Self.milliseconds($0)) }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        TimeBudgetedEngine.milliseconds(duration)
+        totals.mapValues { .number(AnswerBudget.milliseconds($0)) }
     }
 }

@@ -30,17 +30,16 @@ public struct TimeBudgetedEngine: AnswerEngine {
     }
 
     public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: ResearchEvent.Kind.self, throwing: (any Error).self)
         let (base, limit) = (self.base, self.limit)
         let (elapsed, sleepUntilLimit) = Self.timing(clock, limit: limit)
-        let task = Task {
+        return .producing { emit in
             // The answer and the budget race; the first to end cancels the other, and the stream is
             // ended here, after both, so nothing follows the budget's error.
             let outcome = await withTaskGroup(of: Outcome.self) { group in
                 group.addTask {
                     do {
                         for try await kind in base.answer(request) {
-                            continuation.yield(Self.stamped(kind, elapsed: elapsed(), limit: limit))
+                            guard emit(Self.stamped(kind, elapsed: elapsed(), limit: limit)) else { return .cancelled }
                         }
                         return Task.isCancelled ? .cancelled : .ended
                     } catch {
@@ -57,19 +56,13 @@ public struct TimeBudgetedEngine: AnswerEngine {
             }
             switch outcome {
             case .ended, .cancelled:
-                continuation.finish()
+                return
             case .failed(let error):
-                continuation.finish(throwing: error)
+                throw error
             case .budgetRanOut:
-                continuation.yield(
-                    .error(
-                        code: "budget_exceeded",
-                        message: "the answer used its whole time budget (\(Self.seconds(limit)) s); it ends here with the text so far"))
-                continuation.finish()
+                _ = emit(.error(code: "budget_exceeded", message: AnswerBudget.spentMessage(limit)))
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return events
     }
 
     public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine {
@@ -79,9 +72,7 @@ public struct TimeBudgetedEngine: AnswerEngine {
     /// `kind`, with the time used added to a `complete` that reports no budget.
     static func stamped(_ kind: ResearchEvent.Kind, elapsed: Duration, limit: Duration) -> ResearchEvent.Kind {
         guard case .complete(var completion) = kind, completion.metadata["budget"] == nil else { return kind }
-        completion.metadata["budget"] = .object([
-            "time_ms": .number(milliseconds(elapsed)), "time_limit_ms": .number(milliseconds(limit)),
-        ])
+        completion.metadata["budget"] = AnswerBudget.metadata(time: elapsed, timeLimit: limit)
         return .complete(completion)
     }
 
@@ -91,15 +82,5 @@ public struct TimeBudgetedEngine: AnswerEngine {
     {
         let start = clock.now
         return ({ start.duration(to: clock.now) }, { try await clock.sleep(until: start.advanced(by: limit), tolerance: nil) })
-    }
-
-    /// Milliseconds to two decimals, as the completion's metadata reports times.
-    static func milliseconds(_ duration: Duration) -> Double {
-        (duration.milliseconds * 100).rounded() / 100
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let value = milliseconds(duration) / 1000
-        return value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -82,6 +82,11 @@ public final class CorpusIndex: Sendable {
                         title, heading, body, collection UNINDEXED, tokenize = '\(tokenizer)');
                     """)
         }
+        // The passages of v1 were read by a line-based reader; CadenceMarkdown's parser reads them
+        // now. Emptying the tables makes the next update read every file again.
+        migrator.registerMigration("v2: passages read by the markdown parser") { db in
+            try db.execute(sql: "DELETE FROM passage_text; DELETE FROM passage; DELETE FROM document;")
+        }
         return migrator
     }
 

@@ -1,3 +1,5 @@
+import CadenceMarkdown
+
 /// One block of a document: a paragraph, a list item, a code block or a table, with markdown
 /// markers stripped and lines joined.
 struct TextBlock: Sendable, Hashable {
@@ -19,8 +21,10 @@ struct Section: Sendable, Hashable {
     var blocks: [TextBlock]
 }
 
-/// A line-based reader of the markdown that matters for retrieval: ATX headings, paragraphs,
-/// list items, fenced code, tables and block quotes. Plain text reads as paragraphs.
+/// The markdown that matters for retrieval, read by CadenceMarkdown's parser (CommonMark with the
+/// GFM tables, in strict mode: a `[1]` in a document is text, not a citation): headings start
+/// sections; paragraphs, list items, code blocks, tables and the paragraphs of block quotes are
+/// its blocks. Plain text reads as paragraphs.
 ///
 /// ```swift
 /// let sections = MarkdownBlocks.sections(in: "# Retry\n\nBack off.\n\n- Add jitter.")
@@ -29,39 +33,14 @@ struct Section: Sendable, Hashable {
 /// ```
 enum MarkdownBlocks {
     static func sections(in text: String) -> [Section] {
-        var reader = Reader()
-        for line in lines(of: text) {
-            reader.read(line)
-        }
+        var reader = SectionReader()
+        reader.read(parse(text), in: nil)
         return reader.finish()
     }
 
-    /// The text of the first ATX heading, if any.
+    /// The text of the first heading, if any.
     static func firstHeading(in text: String) -> String? {
-        var inFence = false
-        for line in lines(of: text) {
-            let trimmed = line.drop(while: { $0 == " " })
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") { inFence.toggle() }
-            if !inFence, let heading = heading(in: Substring(trimmed)) { return heading.text }
-        }
-        return nil
-    }
-
-    /// The lines of `text`, split at LF, CRLF and CR. Works on UTF-8 bytes: splitting by
-    /// `Character` would be far slower, and would see CRLF as one character.
-    static func lines(of text: String) -> [Substring] {
-        let cr = UInt8(ascii: "\r")
-        var lines: [Substring] = []
-        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            var line = line
-            if line.last == cr { line = line.dropLast() }
-            if line.contains(cr) {
-                lines += line.split(separator: cr, omittingEmptySubsequences: false).map { Substring($0) }
-            } else {
-                lines.append(Substring(line))
-            }
-        }
-        return lines
+        firstHeading(in: parse(text))
     }
 
     /// A GitHub-style anchor: lowercased, punctuation dropped, spaces as hyphens.
@@ -77,91 +56,102 @@ enum MarkdownBlocks {
         return anchor
     }
 
-    /// Inline markdown a reader should not see in a quote: `[text](url)` becomes `text`, images go.
-    static func plainInline(_ text: Substring) -> String {
-        guard text.utf8.contains(UInt8(ascii: "[")) else { return String(text) }
-        var output = ""
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "[") {
-            let isImage = open > rest.startIndex && rest[rest.index(before: open)] == "!"
-            guard let close = rest[open...].firstIndex(of: "]"),
-                rest.index(after: close) < rest.endIndex, rest[rest.index(after: close)] == "(",
-                let end = rest[close...].firstIndex(of: ")")
-            else {
-                output += rest[...open]
-                rest = rest[rest.index(after: open)...]
-                continue
-            }
-            output += isImage ? rest[..<rest.index(before: open)] : rest[..<open]
-            if !isImage { output += rest[rest.index(after: open)..<close] }
-            rest = rest[rest.index(after: end)...]
-        }
-        output += rest
-        return output
+    /// Inline content as a reader should see it in a quote: emphasis and link markup gone (a link's
+    /// text kept), an image dropped, line breaks as spaces; a code span stays one, in backticks, so
+    /// that a quote of it still reads as code.
+    static func plainText(_ inlines: [Inline]) -> String {
+        var out = ""
+        appendPlainText(inlines, to: &out)
+        return out
     }
 
-    fileprivate static func heading(in line: Substring) -> (level: Int, text: String)? {
-        let hashes = line.prefix(while: { $0 == "#" }).count
-        guard (1...6).contains(hashes) else { return nil }
-        let rest = line.dropFirst(hashes)
-        guard rest.isEmpty || rest.first == " " || rest.first == "\t" else { return nil }
-        var text = rest.trimmingSpaces()
-        while text.last == "#" { text = text.dropLast() }
-        return (hashes, plainInline(text.trimmingSpaces()))
+    private static func appendPlainText(_ inlines: [Inline], to out: inout String) {
+        for inline in inlines {
+            switch inline {
+            case .text(let text), .html(let text): out += text
+            case .code(let code):
+                let fence = String(repeating: "`", count: longestBacktickRun(in: code) + 1)
+                let pad = code.hasPrefix("`") || code.hasSuffix("`") ? " " : ""
+                out += fence + pad + code + pad + fence
+            case .softBreak, .lineBreak: out += " "
+            case .emphasis(let content), .strong(let content), .strikethrough(let content), .link(_, _, let content):
+                appendPlainText(content, to: &out)
+            case .image: break
+            case .citation(let numbers): out += numbers.map { "[\($0)]" }.joined()
+            }
+        }
+    }
+
+    private static func longestBacktickRun(in text: String) -> Int {
+        var longest = 0
+        var run = 0
+        for byte in text.utf8 {
+            run = byte == UInt8(ascii: "`") ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
+    private static func parse(_ text: String) -> [Block] {
+        MarkdownParser(options: .gfm).parse(text).blocks
+    }
+
+    private static func firstHeading(in blocks: [Block]) -> String? {
+        for block in blocks {
+            switch block {
+            case .heading(_, let content): return plainText(content).trimmed
+            case .blockQuote(let inner):
+                if let heading = firstHeading(in: inner) { return heading }
+            case .list(let list):
+                for item in list.items {
+                    if let heading = firstHeading(in: item.blocks) { return heading }
+                }
+            default: continue
+            }
+        }
+        return nil
     }
 }
 
-private struct Reader {
+/// Collects a document's blocks into sections, one per heading.
+private struct SectionReader {
     private var sections: [Section] = []
     private var current = Section(heading: nil, anchor: nil, blocks: [])
     private var anchors: [String: Int] = [:]
-    private var pending: (kind: TextBlock.Kind, lines: [Substring])?
-    private var fence: Substring?
 
-    mutating func read(_ line: Substring) {
-        let trimmed = line.trimmingSpaces()
-        if let marker = fence {
-            if trimmed.hasPrefix(marker) {
-                flushBlock()
-                fence = nil
-            } else {
-                pending?.lines.append(line)
+    /// Reads `blocks`; `container` is the kind their paragraphs take (a list item's, say).
+    mutating func read(_ blocks: [Block], in container: TextBlock.Kind?) {
+        for block in blocks {
+            switch block {
+            case .heading(_, let content):
+                startSection(MarkdownBlocks.plainText(content).trimmed)
+            case .paragraph(let content):
+                add(container ?? .paragraph, MarkdownBlocks.plainText(content).trimmed)
+            case .blockQuote(let inner):
+                read(inner, in: container)
+            case .list(let list):
+                for item in list.items { read(item.blocks, in: .listItem) }
+            case .codeBlock(let code):
+                add(.code, code.code.hasSuffix("\n") ? String(code.code.dropLast()) : code.code)
+            case .table(let table):
+                let rows = [table.header] + table.rows
+                let text = rows.map { row in
+                    row.map { MarkdownBlocks.plainText($0).trimmed }.filter { !$0.isEmpty }.joined(separator: "; ")
+                }
+                add(.table, text.filter { !$0.isEmpty }.joined(separator: "\n"))
+            case .htmlBlock, .thematicBreak:
+                continue
             }
-            return
-        }
-        if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-            flushBlock()
-            fence = trimmed.prefix(3)
-            pending = (.code, [])
-        } else if trimmed.isEmpty {
-            flushBlock()
-        } else if let heading = MarkdownBlocks.heading(in: trimmed) {
-            flushBlock()
-            startSection(heading.text)
-        } else if trimmed.first == "|" {
-            if pending?.kind != .table { flushBlock() }
-            if pending == nil { pending = (.table, []) }
-            // Separator rows such as |---|:--:| carry no words.
-            if trimmed.contains(where: { $0.isLetter || $0.isNumber }) { pending?.lines.append(trimmed) }
-        } else if let item = Self.listItem(trimmed) {
-            flushBlock()
-            pending = (.listItem, [item])
-        } else if trimmed.first == ">" {
-            if pending?.kind != .paragraph { flushBlock() }
-            if pending == nil { pending = (.paragraph, []) }
-            pending?.lines.append(trimmed.dropFirst().trimmingSpaces())
-        } else if pending != nil && pending?.kind != .code && pending?.kind != .table {
-            pending?.lines.append(trimmed)
-        } else {
-            flushBlock()
-            pending = (.paragraph, [trimmed])
         }
     }
 
     mutating func finish() -> [Section] {
-        flushBlock()
         if current.heading != nil || !current.blocks.isEmpty { sections.append(current) }
         return sections
+    }
+
+    private mutating func add(_ kind: TextBlock.Kind, _ text: String) {
+        if text.wordCount > 0 { current.blocks.append(TextBlock(kind: kind, text: text)) }
     }
 
     private mutating func startSection(_ heading: String) {
@@ -175,34 +165,6 @@ private struct Reader {
         }
         current = Section(heading: heading, anchor: anchor, blocks: [])
     }
-
-    private mutating func flushBlock() {
-        guard let (kind, lines) = pending else { return }
-        pending = nil
-        let text: String
-        switch kind {
-        case .code: text = lines.joined(separator: "\n")
-        case .table:
-            text = lines.map { $0.split(separator: "|").map { $0.trimmingSpaces() }.joined(separator: "; ") }
-                .joined(separator: "\n")
-        case .paragraph, .listItem: text = MarkdownBlocks.plainInline(Substring(lines.joined(separator: " ")))
-        }
-        if text.wordCount > 0 { current.blocks.append(TextBlock(kind: kind, text: text)) }
-    }
-
-    /// The text of a list item line without its marker (`- `, `* `, `+ `, `1. `, `2) `).
-    private static func listItem(_ line: Substring) -> Substring? {
-        if let first = line.first, "-*+".contains(first), line.dropFirst().first == " " {
-            return line.dropFirst(2).trimmingSpaces()
-        }
-        let digits = line.prefix(while: \.isNumber)
-        guard !digits.isEmpty, digits.count < 4 else { return nil }
-        let rest = line.dropFirst(digits.count)
-        guard let marker = rest.first, marker == "." || marker == ")", rest.dropFirst().first == " " else {
-            return nil
-        }
-        return rest.dropFirst(2).trimmingSpaces()
-    }
 }
 
 extension Substring {
@@ -213,6 +175,11 @@ extension Substring {
         while let last = trimmed.last, last == " " || last == "\t" { trimmed.removeLast() }
         return trimmed
     }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    fileprivate var trimmed: String { String(Substring(self).trimmingSpaces()) }
 }
 
 extension StringProtocol {
