@@ -190,6 +190,7 @@ let package = Package(
                 "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceTesting",
             ]),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing", "CadenceCore"]),
+        .testTarget(name: "CadenceServerTests", dependencies: ["CadenceServer", "CadenceCore"]),
         .testTarget(
             name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"]),
         .testTarget(
