@@ -59,3 +59,22 @@ struct AnswerRow: Sendable, Hashable {
     var ended: Bool
     var purged: Bool
 }
+
+extension AnswerRow {
+    /// The row of answer `id` as `subject` may see it: an answer of another subject is
+    /// ``AnswerLookupError/unknown(_:)``, as one with no row; a purged one is
+    /// ``AnswerLookupError/gone(_:)``. With no subject, whoever's answer it is.
+    static func visible(_ row: AnswerRow?, of id: String, to subject: String?) throws -> AnswerRow {
+        guard let row, subject == nil || row.subject == subject else { throw AnswerLookupError.unknown(id) }
+        if row.purged { throw AnswerLookupError.gone(id) }
+        return row
+    }
+
+    /// Throws ``AnswerLookupError/pastEnd(_:after:lastSequence:ended:)`` when a reader's cursor
+    /// `sequence` is past the answer's last event: no reader was ever sent it.
+    func requireSent(_ sequence: Int, of id: String) throws {
+        guard sequence <= lastSequence else {
+            throw AnswerLookupError.pastEnd(id, after: sequence, lastSequence: lastSequence, ended: ended)
+        }
+    }
+}

@@ -42,10 +42,11 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     let node: String
     let journal: any AnswerJournal
     nonisolated let logs: AnswerLogs
-    private var machine: SharedAnswersMachine
+    /// Every decision; only this actor drives it (the heartbeats, in `+Heartbeats`, included).
+    var machine: SharedAnswersMachine
     private var owned: [String: Owned] = [:]
     private var loading: [String: Task<Void, any Error>] = [:]
-    private var background: [Task<Void, Never>] = []
+    var background: [Task<Void, Never>] = []
     private var clientTask: Task<Void, Never>?
 
     /// A registry over `journal`, whose heartbeats nobody runs yet (``start(engine:clock:configuration:limits:admission:metrics:logger:)``
@@ -160,11 +161,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     }
 
     func cancel(_ id: String, of subject: String) async throws -> Bool {
-        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }), state.subject == subject
-        else {
-            throw AnswerLookupError.unknown(id)
-        }
-        if state.purged { throw AnswerLookupError.gone(id) }
+        let state = try AnswerRow.visible(try await row(of: id), of: id, to: subject)
         if state.ended { return false }
         let appended = try await storeCall { [journal] in
             try await journal.append([.error(code: "cancelled", message: "the answer was cancelled by the client")], to: id)
@@ -189,7 +186,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 
     /// Performs `actions` in order, but for an `append`, which only the owner's writer performs
     /// (``write(_:from:)``).
-    private func perform(_ actions: [SharedAnswersMachine.Action]) async {
+    func perform(_ actions: [SharedAnswersMachine.Action]) async {
         for action in actions {
             switch action {
             case .fetch(let id, let after): Task { await self.fetch(id, after: after) }
@@ -313,8 +310,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         do {
             try await follow(id)
         } catch AnswerLookupError.gone(let id) {
-            let state = try await storeCall { [journal] in try await journal.state(of: id) }
-            throw state?.subject == subject ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+            _ = try AnswerRow.visible(try await row(of: id), of: id, to: subject)
+            throw AnswerLookupError.gone(id)
         }
     }
 
@@ -329,11 +326,13 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         try await load.value
     }
 
+    /// Answer `id`'s row, for a request.
+    private func row(of id: String) async throws -> AnswerRow? {
+        try await storeCall { [journal] in try await journal.state(of: id) }
+    }
+
     private func load(_ id: String) async throws {
-        guard let row = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
-            throw AnswerLookupError.unknown(id)
-        }
-        if row.purged { throw AnswerLookupError.gone(id) }
+        let row = try AnswerRow.visible(try await row(of: id), of: id, to: nil)
         let events = try await storeCall { [journal] in try await journal.events(of: id, after: 0, through: row.lastSequence) }
         logs.open(id, subject: row.subject)
         _ = logs.apply(events, finished: row.ended, to: id)
@@ -346,13 +345,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     /// mirror is brought up to it when the table has the events.
     private func requireSent(_ id: String, _ sequence: Int) async throws {
         guard let position = logs.position(of: id), sequence > position.lastSequence else { return }
-        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
-            throw AnswerLookupError.unknown(id)
-        }
-        if state.purged { throw AnswerLookupError.gone(id) }
-        guard sequence <= state.lastSequence else {
-            throw AnswerLookupError.pastEnd(id, after: sequence, lastSequence: state.lastSequence, ended: state.ended)
-        }
+        let state = try AnswerRow.visible(try await row(of: id), of: id, to: nil)
+        try state.requireSent(sequence, of: id)
         await perform(machine.notified(id, sequence: state.lastSequence))
     }
 
@@ -394,90 +388,5 @@ actor PostgresAnswerRegistry: AnswerRegistry {
             clock: clock, logger: logger, closeTimeout: configuration.storeTimeout,
             retry: configuration.listenerRetry)
         background.append(Task { await listener.run { [weak self] signal in await self?.received(signal) } })
-    }
-
-    // MARK: Heartbeats (every node)
-
-    private func startHeartbeats() {
-        let (clock, interval) = (self.clock, configuration.heartbeatInterval)
-        background.append(
-            Task { [weak self] in
-                while !Task.isCancelled {
-                    do { try await clock.sleep(for: interval) } catch { return }
-                    await self?.heartbeat()
-                }
-            })
-    }
-
-    func heartbeat() async {
-        await perform(machine.heartbeat(unread: Set(logs.idleAnswers())))
-    }
-
-    private func renewLeases() async {
-        do {
-            let running = try await journal.renewLeases(of: node, for: configuration.leaseTimeout)
-            await perform(machine.leasesRenewed(running))
-        } catch {
-            logger.warning("could not renew this node's leases", metadata: ["error": "\(Self.describe(error))"])
-            await perform(machine.storeFailed(.renew))
-        }
-    }
-
-    private func takeOverExpiredLeases() async {
-        do {
-            for id in try await journal.expiredLeases(limit: 100) {
-                let appended = try await journal.append(
-                    [.error(code: "interrupted", message: "the server node producing this answer stopped; the text so far is kept")],
-                    to: id, expecting: nil, onlyIfLeaseExpired: true)
-                guard appended != nil else { continue }
-                logger.notice("took over answer \(id) after its owner's lease expired")
-                metrics.leaseTakenOver()
-                metrics.eventsAppended(1)
-                metrics.answerEnded(.interrupted)
-                await perform(machine.ended(id))
-            }
-        } catch {
-            logger.warning("could not look for expired leases", metadata: ["error": "\(Self.describe(error))"])
-            await perform(machine.storeFailed(.takeOver))
-        }
-    }
-
-    private func purge() async {
-        do { _ = try await journal.purge(olderThan: configuration.retention) } catch {
-            logger.warning("could not purge old answers", metadata: ["error": "\(Self.describe(error))"])
-            await perform(machine.storeFailed(.purge))
-        }
-    }
-
-    // MARK: Errors
-
-    /// Runs a database call for a request, turning a failure (or no answer within
-    /// ``PostgresConfiguration/storeTimeout``) into a 503 that says the store is unreachable.
-    private func storeCall<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        do {
-            return try await withDeadline(configuration.storeTimeout, clock: clock, body)
-        } catch let error as AnswerLookupError {
-            throw error
-        } catch {
-            throw Self.unavailable(Self.describe(error))
-        }
-    }
-
-    static func unavailable(_ reason: String) -> APIError {
-        APIError(
-            status: .serviceUnavailable, code: "store_unavailable",
-            message: "the server cannot reach its answer store: \(reason); try again shortly",
-            headers: [.retryAfter: "1"])
-    }
-
-    /// A database error in words: PostgreSQL's own message when there is one.
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
-            guard let underlying = error.underlying else { return "\(error.code)" }
-            let reason = SystemErrorText.describe(underlying)
-            return error.code == .connectionError ? reason : "\(error.code): \(reason)"
-        }
-        return String(describing: error)
     }
 }
