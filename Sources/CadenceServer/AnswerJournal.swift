@@ -27,7 +27,9 @@ protocol AnswerJournal: Sendable {
     func state(of id: String) async throws -> AnswerRow?
 
     /// The events of an answer after `sequence` and up to `last`, oldest first.
-    func events(of id: String, after sequence: Int, through last: Int) async throws -> [(sequence: Int, kind: ResearchEvent.Kind)]
+    func events(
+        of id: String, after sequence: Int, through last: Int
+    ) async throws -> [(sequence: Int, kind: ResearchEvent.Kind)]
 
     /// The ids of the answers of `subject`'s conversation, oldest first.
     func messages(in conversationID: String, of subject: String) async throws -> [String]

@@ -42,7 +42,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     let node: String
     let journal: any AnswerJournal
     nonisolated let logs: AnswerLogs
-    /// Every decision; only this actor drives it (the heartbeats, in `+Heartbeats`, included).
+    /// Every decision; only this actor drives it (its background work, in `+Background`, included).
     var machine: SharedAnswersMachine
     private var owned: [String: Owned] = [:]
     private var loading: [String: Task<Void, any Error>] = [:]
@@ -52,7 +52,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     /// A registry over `journal`, whose heartbeats nobody runs yet (``start(engine:clock:configuration:limits:admission:metrics:logger:)``
     /// starts them, with the listener).
     init(
-        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration, limits: ReplayLimits,
+        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration,
+        limits: ReplayLimits,
         admission: AnswerAdmission, metrics: ServerMetrics, logger: Logger, journal: any AnswerJournal, node: String,
         random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
@@ -71,7 +72,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     /// Connects, brings the schema up to date and starts listening; throws ``ServerStartError`` with
     /// the reason when the database cannot be reached within ``PostgresConfiguration/connectTimeout``.
     static func start(
-        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration, limits: ReplayLimits,
+        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration,
+        limits: ReplayLimits,
         admission: AnswerAdmission, metrics: ServerMetrics, logger: Logger
     ) async throws -> PostgresAnswerRegistry {
         let node = "node_" + AnswerID.generate().dropFirst(4).prefix(16)
@@ -102,10 +104,12 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                     + PostgresAnswerRegistry.describe(error))
         }
         let client = PostgresClient(
-            configuration: configuration.clientConfiguration(applicationName: "cadence \(node)"), backgroundLogger: logger)
+            configuration: configuration.clientConfiguration(applicationName: "cadence \(node)"),
+            backgroundLogger: logger)
         let registry = PostgresAnswerRegistry(
             engine: engine, clock: clock, configuration: configuration, limits: limits, admission: admission,
-            metrics: metrics, logger: logger, journal: PostgresAnswerJournal(client: client, logger: logger), node: node)
+            metrics: metrics, logger: logger, journal: PostgresAnswerJournal(client: client, logger: logger), node: node
+        )
         await registry.run(client)
         try await registry.startListening()
         await registry.startHeartbeats()
@@ -164,7 +168,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         let state = try AnswerRow.visible(try await row(of: id), of: id, to: subject)
         if state.ended { return false }
         let appended = try await storeCall { [journal] in
-            try await journal.append([.error(code: "cancelled", message: "the answer was cancelled by the client")], to: id)
+            try await journal.append(
+                [.error(code: "cancelled", message: "the answer was cancelled by the client")], to: id)
         }
         guard appended != nil else { return false }
         metrics.eventsAppended(1)
@@ -209,7 +214,11 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         var next: (expecting: Int, delay: Duration)?
         var others: [SharedAnswersMachine.Action] = []
         for action in event(&machine) {
-            if case .append(_, let expecting, let delay) = action { next = (expecting, delay) } else { others.append(action) }
+            if case .append(_, let expecting, let delay) = action {
+                next = (expecting, delay)
+            } else {
+                others.append(action)
+            }
         }
         await perform(others)
         return next
@@ -264,7 +273,8 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                     outcome = try await append(batch, to: id, expecting: expecting)
                 } catch {
                     logger.warning(
-                        "could not append to answer \(id); trying again", metadata: ["error": "\(Self.describe(error))"])
+                        "could not append to answer \(id); trying again", metadata: ["error": "\(Self.describe(error))"]
+                    )
                     next = await decide { $0.storeFailed(.append(id)) }
                     continue
                 }
@@ -297,7 +307,11 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     private func interrupt(_ id: String) async {
         _ = try? await withDeadline(configuration.shutdownTimeout, clock: clock) { [journal] in
             try await journal.append(
-                [.error(code: "interrupted", message: "the server node producing this answer shut down; the text so far is kept")],
+                [
+                    .error(
+                        code: "interrupted",
+                        message: "the server node producing this answer shut down; the text so far is kept")
+                ],
                 to: id)
         }
     }
@@ -333,7 +347,9 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 
     private func load(_ id: String) async throws {
         let row = try AnswerRow.visible(try await row(of: id), of: id, to: nil)
-        let events = try await storeCall { [journal] in try await journal.events(of: id, after: 0, through: row.lastSequence) }
+        let events = try await storeCall { [journal] in
+            try await journal.events(of: id, after: 0, through: row.lastSequence)
+        }
         logs.open(id, subject: row.subject)
         _ = logs.apply(events, finished: row.ended, to: id)
         await perform(machine.loaded(id, row))
@@ -368,25 +384,11 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                 _ = logs.apply([], finished: true, to: id)
             }
         } catch {
-            logger.warning("could not read answer \(id) from PostgreSQL", metadata: ["error": "\(Self.describe(error))"])
+            logger.warning(
+                "could not read answer \(id) from PostgreSQL", metadata: ["error": "\(Self.describe(error))"])
             await perform(machine.storeFailed(.fetch(id)))
             return
         }
         await perform(machine.fetched(id, row))
-    }
-
-    private func received(_ signal: PostgresNotificationListener.Signal) async {
-        switch signal {
-        case .listening: await perform(machine.listening())
-        case .appended(let id, let sequence): await perform(machine.notified(id, sequence: sequence))
-        }
-    }
-
-    private func startListening() throws {
-        let listener = PostgresNotificationListener(
-            configuration: try configuration.listenerConfiguration(applicationName: "cadence \(node) listener"),
-            clock: clock, logger: logger, closeTimeout: configuration.storeTimeout,
-            retry: configuration.listenerRetry)
-        background.append(Task { await listener.run { [weak self] signal in await self?.received(signal) } })
     }
 }

@@ -107,7 +107,10 @@ struct SharedAnswersMachine: Sendable {
     private(set) var isStopped = false
 
     /// A machine whose backoff jitter comes from `random` (a seeded `SplitMix64` in tests).
-    init(configuration: PostgresConfiguration, random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+    init(
+        configuration: PostgresConfiguration,
+        random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
         self.configuration = configuration
         self.random = random
     }

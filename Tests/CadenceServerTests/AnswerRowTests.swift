@@ -30,7 +30,8 @@ import Testing
         var purged = Self.row
         purged.purged = true
         for subject in ["alice", nil] as [String?] {
-            guard case .gone("a1") = Self.lookupError({ _ = try AnswerRow.visible(purged, of: "a1", to: subject) }) else {
+            guard case .gone("a1") = Self.lookupError({ _ = try AnswerRow.visible(purged, of: "a1", to: subject) })
+            else {
                 Issue.record("a purged answer is not gone to \(subject ?? "an admitted reader")")
                 continue
             }
@@ -41,7 +42,10 @@ import Testing
 
     @Test func aCursorPastTheLastEventWasNeverSent() {
         #expect(Self.lookupError { try Self.row.requireSent(4, of: "a1") } == nil)
-        guard case .pastEnd("a1", after: 5, lastSequence: 4, ended: false) = Self.lookupError({ try Self.row.requireSent(5, of: "a1") })
+        guard
+            case .pastEnd("a1", after: 5, lastSequence: 4, ended: false) = Self.lookupError({
+                try Self.row.requireSent(5, of: "a1")
+            })
         else {
             Issue.record("a cursor past the last event is not refused as past the end")
             return

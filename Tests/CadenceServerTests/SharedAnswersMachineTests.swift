@@ -174,7 +174,10 @@ import Testing
     @Test func anAppendRefusedBecauseTheAnswerEndedElsewhereStopsTheWriterAndTheEngine() {
         var machine = Self.machine()
         machine.started("a1")
-        #expect(machine.appended("a1", .refused(Self.row(2, ended: true))) == [.stopEngine("a1"), .fetch(answerID: "a1", after: 0)])
+        #expect(
+            machine.appended("a1", .refused(Self.row(2, ended: true))) == [
+                .stopEngine("a1"), .fetch(answerID: "a1", after: 0),
+            ])
         #expect(machine.batchReady("a1") == [])
         var gone = Self.machine()
         gone.started("a2")

@@ -1,9 +1,26 @@
 import Logging
 import PostgresNIO
 
-/// What every node does every heartbeat (as ``SharedAnswersMachine/heartbeat(unread:)`` says), and
-/// how the registry speaks of database failures.
+/// What every node does in the background: follow notifications, and every heartbeat what
+/// ``SharedAnswersMachine/heartbeat(unread:)`` says; and how the registry speaks of database failures.
 extension PostgresAnswerRegistry {
+    // MARK: Notifications
+
+    func received(_ signal: PostgresNotificationListener.Signal) async {
+        switch signal {
+        case .listening: await perform(machine.listening())
+        case .appended(let id, let sequence): await perform(machine.notified(id, sequence: sequence))
+        }
+    }
+
+    func startListening() throws {
+        let listener = PostgresNotificationListener(
+            configuration: try configuration.listenerConfiguration(applicationName: "cadence \(node) listener"),
+            clock: clock, logger: logger, closeTimeout: configuration.storeTimeout,
+            retry: configuration.listenerRetry)
+        background.append(Task { await listener.run { [weak self] signal in await self?.received(signal) } })
+    }
+
     // MARK: Heartbeats (every node)
 
     func startHeartbeats() {
@@ -36,7 +53,11 @@ extension PostgresAnswerRegistry {
         do {
             for id in try await journal.expiredLeases(limit: 100) {
                 let appended = try await journal.append(
-                    [.error(code: "interrupted", message: "the server node producing this answer stopped; the text so far is kept")],
+                    [
+                        .error(
+                            code: "interrupted",
+                            message: "the server node producing this answer stopped; the text so far is kept")
+                    ],
                     to: id, expecting: nil, onlyIfLeaseExpired: true)
                 guard appended != nil else { continue }
                 logger.notice("took over answer \(id) after its owner's lease expired")
