@@ -189,6 +189,7 @@ let package = Package(
                 "CadenceTerminal", "CadenceUI", "CadenceCore", "CadencePacing", "CadenceMarkdown", "CadenceTesting",
             ]),
         .testTarget(name: "CadencePacingTests", dependencies: ["CadencePacing", "CadenceCore"]),
+        .testTarget(name: "CadenceServerTests", dependencies: ["CadenceServer", "CadenceCore"]),
         .testTarget(
             name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"]),
         // What the client's unit tests and the integration tests both use: the captured provider

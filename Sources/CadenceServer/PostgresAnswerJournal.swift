@@ -10,20 +10,11 @@ import PostgresNIO
 /// inserts the events with the numbers that gives, and sends `pg_notify('cadence_events',
 /// 'ID:SEQUENCE')` at commit. The payloads never travel in notifications (those are limited to
 /// 8,000 bytes and lost when nobody listens): readers fetch them from the table.
-struct PostgresAnswerJournal: Sendable {
+struct PostgresAnswerJournal: AnswerJournal {
     static let channel = "cadence_events"
 
     let client: PostgresClient
     let logger: Logger
-
-    /// An answer's row: how far its events go, and whether it has ended or been purged.
-    struct StoredProgress: Sendable {
-        /// Whose answer it is (the `sub` of its creator).
-        var subject: String
-        var lastSequence: Int
-        var ended: Bool
-        var purged: Bool
-    }
 
     // MARK: Schema
 
@@ -95,7 +86,6 @@ struct PostgresAnswerJournal: Sendable {
 
     // MARK: Answers
 
-    /// Records a new answer of `subject`, produced by `node` with a lease of `lease`.
     func create(_ id: String, subject: String, conversationID: String?, node: String, lease: Duration) async throws {
         try await client.query(
             """
@@ -105,16 +95,8 @@ struct PostgresAnswerJournal: Sendable {
         ).drain()
     }
 
-    /// Appends events to an answer and returns the sequence of the last one, or `nil` if nothing was
-    /// appended: the answer has ended (or does not exist), or — with `expecting` — its last sequence
-    /// is not the one given (see ``state(of:)`` to tell why).
-    ///
-    /// - Parameters:
-    ///   - expecting: the owner's idea of the answer's last sequence. It makes a retried append
-    ///     idempotent: if the first try committed but its reply was lost, the retry changes nothing.
-    ///   - onlyIfLeaseExpired: append only if the owner's lease has run out (taking over).
     func append(
-        _ kinds: [ResearchEvent.Kind], to id: String, expecting: Int? = nil, onlyIfLeaseExpired: Bool = false
+        _ kinds: [ResearchEvent.Kind], to id: String, expecting: Int?, onlyIfLeaseExpired: Bool
     ) async throws -> Int? {
         guard !kinds.isEmpty else { return expecting }
         let payloads = kinds.map { ResearchEvent(kind: $0).json.jsonText }
@@ -147,19 +129,17 @@ struct PostgresAnswerJournal: Sendable {
         return last
     }
 
-    /// An answer's row, or `nil` if there is none.
-    func state(of id: String) async throws -> StoredProgress? {
-        var state: StoredProgress?
+    func state(of id: String) async throws -> AnswerRow? {
+        var state: AnswerRow?
         for try await (subject, last, ended, purged) in try await client.query(
             "SELECT subject, last_sequence, ended_at IS NOT NULL, purged FROM cadence_answers WHERE id = \(id)",
             logger: logger
         ).decode((String, Int, Bool, Bool).self) {
-            state = StoredProgress(subject: subject, lastSequence: last, ended: ended, purged: purged)
+            state = AnswerRow(subject: subject, lastSequence: last, ended: ended, purged: purged)
         }
         return state
     }
 
-    /// The events of an answer after `sequence` and up to `through`, oldest first.
     func events(of id: String, after sequence: Int, through last: Int) async throws -> [(sequence: Int, kind: ResearchEvent.Kind)] {
         var events: [(sequence: Int, kind: ResearchEvent.Kind)] = []
         for try await (number, payload) in try await client.query(
@@ -184,7 +164,6 @@ struct PostgresAnswerJournal: Sendable {
         }
     }
 
-    /// The ids of the answers of `subject`'s conversation, oldest first.
     func messages(in conversationID: String, of subject: String) async throws -> [String] {
         var ids: [String] = []
         for try await id in try await client.query(
@@ -200,8 +179,8 @@ struct PostgresAnswerJournal: Sendable {
 
     // MARK: Leases and retention
 
-    /// Renews `node`'s lease on every answer it still runs; returns the ids of those answers, so the
-    /// node can stop engines whose answers were ended elsewhere (cancelled, taken over).
+    /// The ids returned let the node stop engines whose answers were ended elsewhere (cancelled,
+    /// taken over).
     func renewLeases(of node: String, for lease: Duration) async throws -> Set<String> {
         var ids: Set<String> = []
         for try await id in try await client.query(
@@ -216,8 +195,7 @@ struct PostgresAnswerJournal: Sendable {
         return ids
     }
 
-    /// Answers whose owner's lease has run out (at most `limit`).
-    func expiredLeases(limit: Int = 100) async throws -> [String] {
+    func expiredLeases(limit: Int) async throws -> [String] {
         var ids: [String] = []
         for try await id in try await client.query(
             "SELECT id FROM cadence_answers WHERE ended_at IS NULL AND lease_expires_at < now() LIMIT \(limit)",
@@ -228,9 +206,7 @@ struct PostgresAnswerJournal: Sendable {
         return ids
     }
 
-    /// Deletes the events of answers that ended more than `retention` ago, keeping their rows (so a
-    /// late resume hears 410 Gone) for another `retention`, then deleting those too.
-    /// Returns the number of answers purged.
+    /// The rows of purged answers are deleted after another `retention`.
     func purge(olderThan retention: Duration) async throws -> Int {
         var purged = 0
         for try await _ in try await client.query(

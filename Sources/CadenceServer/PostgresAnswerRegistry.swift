@@ -1,4 +1,3 @@
-import CadenceClient
 import CadenceCore
 import CadenceEngine
 import Logging
@@ -21,25 +20,17 @@ import PostgresNIO
 ///
 /// Lease times are the database's own clock (`now()`), so nodes need not agree on the time; the
 /// intervals between rounds are waited on the injected clock.
+///
+/// The registry is the driver of a ``SharedAnswersMachine``, which makes every decision above: the
+/// registry feeds it what happened (a notification, a fetch, an append, a heartbeat, a failure) and
+/// performs what it returns against the ``AnswerJournal`` and the ``AnswerLogs``. What remains here
+/// is answering requests (their lookups and their 503 when the store is unreachable) and I/O.
 actor PostgresAnswerRegistry: AnswerRegistry {
     private struct Owned {
         var task: Task<Void, Never>
         /// Whose answer it is, for the per-subject count of ``AnswerAdmission``.
         var subject: String
     }
-
-    private struct Mirror {
-        var fetching = false
-        var dirty = false
-        /// The last fetch failed: the next maintenance round reads it again, even for an answer
-        /// this node owns (whose mirror otherwise fills as it appends).
-        var failed = false
-        /// Maintenance rounds since a reader last asked for it.
-        var idleRounds = 0
-    }
-
-    /// Mirrors no reader asked for in this many rounds are dropped.
-    static let idleRoundsBeforeEviction = 15
 
     let engine: any AnswerEngine
     let clock: any Clock<Duration>
@@ -49,19 +40,22 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     let logger: Logger
     /// This process's name in the `owner` column.
     let node: String
-    let journal: PostgresAnswerJournal
+    let journal: any AnswerJournal
     nonisolated let logs: AnswerLogs
-    private let client: PostgresClient
+    /// Every decision; only this actor drives it (its background work, in `+Background`, included).
+    var machine: SharedAnswersMachine
     private var owned: [String: Owned] = [:]
-    private var mirrors: [String: Mirror] = [:]
     private var loading: [String: Task<Void, any Error>] = [:]
-    private var background: [Task<Void, Never>] = []
-    private var rounds = 0
-    private var stopped = false
+    var background: [Task<Void, Never>] = []
+    private var clientTask: Task<Void, Never>?
 
-    private init(
-        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration, limits: ReplayLimits,
-        admission: AnswerAdmission, metrics: ServerMetrics, logger: Logger
+    /// A registry over `journal`, whose heartbeats nobody runs yet (``start(engine:clock:configuration:limits:admission:metrics:logger:)``
+    /// starts them, with the listener).
+    init(
+        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration,
+        limits: ReplayLimits,
+        admission: AnswerAdmission, metrics: ServerMetrics, logger: Logger, journal: any AnswerJournal, node: String,
+        random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
         self.engine = engine
         self.clock = clock
@@ -69,28 +63,27 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         self.admission = admission
         self.metrics = metrics
         self.logger = logger
-        self.node = "node_" + AnswerID.generate().dropFirst(4).prefix(16)
-        self.client = PostgresClient(
-            configuration: configuration.clientConfiguration(applicationName: "cadence \(node)"), backgroundLogger: logger)
-        self.journal = PostgresAnswerJournal(client: client, logger: logger)
+        self.node = node
+        self.journal = journal
         self.logs = AnswerLogs(limits: limits, clock: clock)
+        self.machine = SharedAnswersMachine(configuration: configuration, random: random)
     }
 
     /// Connects, brings the schema up to date and starts listening; throws ``ServerStartError`` with
-    /// the reason when the database cannot be reached within `connectTimeout`.
+    /// the reason when the database cannot be reached within ``PostgresConfiguration/connectTimeout``.
     static func start(
-        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration, limits: ReplayLimits,
-        admission: AnswerAdmission, metrics: ServerMetrics, logger: Logger, connectTimeout: Duration = .seconds(15)
+        engine: any AnswerEngine, clock: any Clock<Duration>, configuration: PostgresConfiguration,
+        limits: ReplayLimits,
+        admission: AnswerAdmission, metrics: ServerMetrics, logger: Logger
     ) async throws -> PostgresAnswerRegistry {
-        let registry = PostgresAnswerRegistry(
-            engine: engine, clock: clock, configuration: configuration, limits: limits, admission: admission,
-            metrics: metrics, logger: logger)
+        let node = "node_" + AnswerID.generate().dropFirst(4).prefix(16)
+        let connectTimeout = configuration.connectTimeout
         // The schema is migrated on a connection of its own, before the pool runs: a database that
         // refuses the connection or the login fails the start at once with its reason, where the pool
         // would retry until the deadline and then say only that nothing answered.
         let connection: PostgresConnection
         do {
-            let settings = try configuration.listenerConfiguration(applicationName: "cadence \(registry.node) start")
+            let settings = try configuration.listenerConfiguration(applicationName: "cadence \(node) start")
             connection = try await withDeadline(connectTimeout, clock: clock) {
                 try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
             }
@@ -110,16 +103,23 @@ actor PostgresAnswerRegistry: AnswerRegistry {
                 message: "could not prepare the answers table in PostgreSQL at \(configuration.redactedURL): "
                     + PostgresAnswerRegistry.describe(error))
         }
-        await registry.runClient()
-        try await registry.startListening(connectTimeout: connectTimeout)
-        await registry.startMaintenance()
+        let client = PostgresClient(
+            configuration: configuration.clientConfiguration(applicationName: "cadence \(node)"),
+            backgroundLogger: logger)
+        let registry = PostgresAnswerRegistry(
+            engine: engine, clock: clock, configuration: configuration, limits: limits, admission: admission,
+            metrics: metrics, logger: logger, journal: PostgresAnswerJournal(client: client, logger: logger), node: node
+        )
+        await registry.run(client)
+        try await registry.startListening()
+        await registry.startHeartbeats()
         return registry
     }
 
     // MARK: AnswerRegistry
 
     func start(_ request: AnswerRequest, for subject: String, conversationID: String?) async throws -> String {
-        guard !stopped else { throw Self.unavailable("the server is shutting down") }
+        guard !machine.isStopped else { throw Self.unavailable("the server is shutting down") }
         try admission.admit(subject)
         let id = AnswerID.generate()
         do {
@@ -132,7 +132,7 @@ actor PostgresAnswerRegistry: AnswerRegistry {
             throw error
         }
         logs.open(id, subject: subject)
-        mirrors[id] = Mirror()
+        machine.started(id)
         metrics.answerStarted()
         owned[id] = Owned(task: Task { await self.produce(id, request) }, subject: subject)
         return id
@@ -165,50 +165,70 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     }
 
     func cancel(_ id: String, of subject: String) async throws -> Bool {
-        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }), state.subject == subject
-        else {
-            throw AnswerLookupError.unknown(id)
-        }
-        if state.purged { throw AnswerLookupError.gone(id) }
+        let state = try AnswerRow.visible(try await row(of: id), of: id, to: subject)
         if state.ended { return false }
         let appended = try await storeCall { [journal] in
-            try await journal.append([.error(code: "cancelled", message: "the answer was cancelled by the client")], to: id)
+            try await journal.append(
+                [.error(code: "cancelled", message: "the answer was cancelled by the client")], to: id)
         }
         guard appended != nil else { return false }
         metrics.eventsAppended(1)
         metrics.answerEnded(.cancelled(partialText: ""))
-        owned[id]?.task.cancel()
-        schedule(id)
+        await perform(machine.ended(id))
         return true
     }
 
     func shutdown() async {
-        guard !stopped else { return }
-        stopped = true
+        guard !machine.isStopped else { return }
         for task in background { task.cancel() }
-        let running = Array(owned.keys)
-        for answer in owned.values { answer.task.cancel() }
-        // End this node's answers now rather than when their leases expire: readers elsewhere hear at once.
-        for id in running {
-            _ = try? await withDeadline(.seconds(2), clock: clock) {
-                try await self.journal.append(
-                    [.error(code: "interrupted", message: "the server node producing this answer shut down; the text so far is kept")],
-                    to: id)
-            }
-        }
+        await perform(machine.shutDown())
         owned = [:]
         logs.shutdown()
         clientTask?.cancel()
     }
 
-    // MARK: Producing (the owner)
+    // MARK: Performing the machine's actions
 
-    private var clientTask: Task<Void, Never>?
+    /// Performs `actions` in order, but for an `append`, which only the owner's writer performs
+    /// (``write(_:from:)``).
+    func perform(_ actions: [SharedAnswersMachine.Action]) async {
+        for action in actions {
+            switch action {
+            case .fetch(let id, let after): Task { await self.fetch(id, after: after) }
+            case .append: break
+            case .renew: await renewLeases()
+            case .takeOver: await takeOverExpiredLeases()
+            case .purge: await purge()
+            case .stopEngine(let id): owned[id]?.task.cancel()
+            case .interrupt(let id): await interrupt(id)
+            case .evict(let id): logs.forget(id, remembering: false)
+            }
+        }
+    }
 
-    private func runClient() {
-        let client = self.client
+    /// Feeds the owner's writer's news to the machine and performs what follows, handing back the
+    /// writer's next append (`nil`: the batch is done, or the writer stops).
+    private func decide(
+        _ event: @Sendable (inout SharedAnswersMachine) -> [SharedAnswersMachine.Action]
+    ) async -> (expecting: Int, delay: Duration)? {
+        var next: (expecting: Int, delay: Duration)?
+        var others: [SharedAnswersMachine.Action] = []
+        for action in event(&machine) {
+            if case .append(_, let expecting, let delay) = action {
+                next = (expecting, delay)
+            } else {
+                others.append(action)
+            }
+        }
+        await perform(others)
+        return next
+    }
+
+    private func run(_ client: PostgresClient) {
         clientTask = Task { await client.run() }
     }
+
+    // MARK: Producing (the owner)
 
     /// Runs the engine into a queue and writes the queue to the table, until the answer ends here or
     /// elsewhere (cancelled on another node, taken over after a lost lease).
@@ -232,50 +252,67 @@ actor PostgresAnswerRegistry: AnswerRegistry {
 
     private func produced(_ id: String) {
         guard let answer = owned.removeValue(forKey: id) else { return }
+        machine.engineStopped(id)
         admission.release(answer.subject)
         metrics.answerStopped()
     }
 
-    /// Appends the queue's events in order. A failed statement is retried with the same expected
-    /// sequence, so one that committed before its reply was lost is not applied twice.
+    /// Appends the queue's events in order, each batch as the machine says: with the sequence it
+    /// expects, again after a failure, or no more.
     private nonisolated func write(_ id: String, from queue: AppendQueue<ResearchEvent.Kind>) async {
-        var written = 0
-        var pause = Duration.milliseconds(50)
         while let batch = await queue.next() {
-            while true {
+            var next = await decide { $0.batchReady(id) }
+            if next == nil { return }
+            while let (expecting, delay) = next {
+                if delay > .zero {
+                    do { try await clock.sleep(for: delay) } catch { return }
+                }
                 if Task.isCancelled { return }
+                let outcome: SharedAnswersMachine.AppendOutcome
                 do {
-                    // A deadline, so a statement lost with its connection is tried again rather than
-                    // awaited forever; the expected sequence makes the retry safe.
-                    let appended = try await withDeadline(storeTimeout, clock: clock) { [journal, written] in
-                        try await journal.append(batch, to: id, expecting: written)
-                    }
-                    if let last = appended {
-                        let events = batch.enumerated().map { (sequence: written + 1 + $0.offset, kind: $0.element) }
-                        let finished = batch.last?.isTerminal == true
-                        if logs.apply(events, finished: finished, to: id) == .gap { await schedule(id) }
-                        metrics.eventsAppended(batch.count)
-                        if let ending = batch.last?.ending { metrics.answerEnded(ending) }
-                        written = last
-                        pause = .milliseconds(50)
-                        if finished { return }
-                        break
-                    }
-                    // Nothing appended: the answer ended elsewhere, or an earlier try of this batch
-                    // committed. The table says which; the mirror follows the table.
-                    let read = try await withDeadline(storeTimeout, clock: clock) { [journal] in try await journal.state(of: id) }
-                    guard let state = read else { return }
-                    await schedule(id)
-                    if state.ended { return }
-                    written = state.lastSequence
-                    break
+                    outcome = try await append(batch, to: id, expecting: expecting)
                 } catch {
                     logger.warning(
-                        "could not append to answer \(id); trying again", metadata: ["error": "\(Self.describe(error))"])
-                    do { try await clock.sleep(for: pause) } catch { return }
-                    pause = min(pause * 2, .seconds(1))
+                        "could not append to answer \(id); trying again", metadata: ["error": "\(Self.describe(error))"]
+                    )
+                    next = await decide { $0.storeFailed(.append(id)) }
+                    continue
                 }
+                if case .committed(_, let ending) = outcome {
+                    let events = batch.enumerated().map { (sequence: expecting + 1 + $0.offset, kind: $0.element) }
+                    _ = logs.apply(events, finished: ending, to: id)
+                    metrics.eventsAppended(batch.count)
+                    if let ending = batch.last?.ending { metrics.answerEnded(ending) }
+                }
+                next = await decide { $0.appended(id, outcome) }
             }
+        }
+    }
+
+    /// One try of a batch. Bounded, so a statement lost with its connection is tried again rather
+    /// than awaited forever; the expected sequence makes the retry safe. When nothing was appended,
+    /// the row says why.
+    private nonisolated func append(
+        _ batch: [ResearchEvent.Kind], to id: String, expecting: Int
+    ) async throws -> SharedAnswersMachine.AppendOutcome {
+        let (journal, timeout) = (self.journal, configuration.storeTimeout)
+        let appended = try await withDeadline(timeout, clock: clock) {
+            try await journal.append(batch, to: id, expecting: expecting, onlyIfLeaseExpired: false)
+        }
+        if let last = appended { return .committed(through: last, ending: batch.last?.isTerminal == true) }
+        return .refused(try await withDeadline(timeout, clock: clock) { try await journal.state(of: id) })
+    }
+
+    /// Ends an answer of this node's as `interrupted` while the node shuts down.
+    private func interrupt(_ id: String) async {
+        _ = try? await withDeadline(configuration.shutdownTimeout, clock: clock) { [journal] in
+            try await journal.append(
+                [
+                    .error(
+                        code: "interrupted",
+                        message: "the server node producing this answer shut down; the text so far is kept")
+                ],
+                to: id)
         }
     }
 
@@ -287,17 +324,15 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         do {
             try await follow(id)
         } catch AnswerLookupError.gone(let id) {
-            let state = try await storeCall { [journal] in try await journal.state(of: id) }
-            throw state?.subject == subject ? AnswerLookupError.gone(id) : AnswerLookupError.unknown(id)
+            _ = try AnswerRow.visible(try await row(of: id), of: id, to: subject)
+            throw AnswerLookupError.gone(id)
         }
     }
 
-    /// Makes sure this node mirrors answer `id`, loading it from the table the first time.
+    /// Makes sure this node mirrors answer `id`, loading it from the table the first time (one load
+    /// however many readers ask at once).
     private func follow(_ id: String) async throws {
-        if mirrors[id] != nil {
-            mirrors[id]?.idleRounds = 0
-            return
-        }
+        if machine.followed(id) { return }
         if let load = loading[id] { return try await load.value }
         let load = Task { try await self.load(id) }
         loading[id] = load
@@ -305,17 +340,19 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         try await load.value
     }
 
+    /// Answer `id`'s row, for a request.
+    private func row(of id: String) async throws -> AnswerRow? {
+        try await storeCall { [journal] in try await journal.state(of: id) }
+    }
+
     private func load(_ id: String) async throws {
-        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
-            throw AnswerLookupError.unknown(id)
+        let row = try AnswerRow.visible(try await row(of: id), of: id, to: nil)
+        let events = try await storeCall { [journal] in
+            try await journal.events(of: id, after: 0, through: row.lastSequence)
         }
-        if state.purged { throw AnswerLookupError.gone(id) }
-        let events = try await storeCall { [journal] in try await journal.events(of: id, after: 0, through: state.lastSequence) }
-        logs.open(id, subject: state.subject)
-        _ = logs.apply(events, finished: state.ended, to: id)
-        mirrors[id] = Mirror()
-        // Events appended while it loaded sent notifications nobody here was waiting for.
-        if !state.ended { schedule(id) }
+        logs.open(id, subject: row.subject)
+        _ = logs.apply(events, finished: row.ended, to: id)
+        await perform(machine.loaded(id, row))
     }
 
     /// Throws ``AnswerLookupError/pastEnd(_:after:lastSequence:ended:)`` when `sequence` is past the
@@ -324,263 +361,34 @@ actor PostgresAnswerRegistry: AnswerRegistry {
     /// mirror is brought up to it when the table has the events.
     private func requireSent(_ id: String, _ sequence: Int) async throws {
         guard let position = logs.position(of: id), sequence > position.lastSequence else { return }
-        guard let state = try await storeCall({ [journal] in try await journal.state(of: id) }) else {
-            throw AnswerLookupError.unknown(id)
-        }
-        if state.purged { throw AnswerLookupError.gone(id) }
-        guard sequence <= state.lastSequence else {
-            throw AnswerLookupError.pastEnd(id, after: sequence, lastSequence: state.lastSequence, ended: state.ended)
-        }
-        schedule(id)
+        let state = try AnswerRow.visible(try await row(of: id), of: id, to: nil)
+        try state.requireSent(sequence, of: id)
+        await perform(machine.notified(id, sequence: state.lastSequence))
     }
 
-    /// Brings a mirror up to the table, with at most one fetch in flight per answer: a signal during
-    /// a fetch makes it run once more.
-    private func schedule(_ id: String) {
-        guard !stopped, var mirror = mirrors[id] else { return }
-        if mirror.fetching {
-            mirror.dirty = true
-            mirrors[id] = mirror
+    /// Reads the answer's row and its events after `after` into its mirror. Each read is bounded: a
+    /// query caught by its connection's end can wait forever (seen when PostgreSQL terminates every
+    /// connection), and while this fetch waits no other one starts, so the mirror, and every reader
+    /// on it, would stop for good.
+    private func fetch(_ id: String, after: Int) async {
+        let (journal, timeout) = (self.journal, configuration.storeTimeout)
+        let row: AnswerRow?
+        do {
+            row = try await withDeadline(timeout, clock: clock) { try await journal.state(of: id) }
+            if let row, row.lastSequence > after {
+                let events = try await withDeadline(timeout, clock: clock) {
+                    try await journal.events(of: id, after: after, through: row.lastSequence)
+                }
+                _ = logs.apply(events, finished: row.ended, to: id)
+            } else if let row, row.ended {
+                _ = logs.apply([], finished: true, to: id)
+            }
+        } catch {
+            logger.warning(
+                "could not read answer \(id) from PostgreSQL", metadata: ["error": "\(Self.describe(error))"])
+            await perform(machine.storeFailed(.fetch(id)))
             return
         }
-        mirror.fetching = true
-        mirrors[id] = mirror
-        Task { await self.fetch(id) }
+        await perform(machine.fetched(id, row))
     }
-
-    private func fetch(_ id: String) async {
-        defer { mirrors[id]?.fetching = false }
-        repeat {
-            mirrors[id]?.dirty = false
-            do {
-                // Each read is bounded: a query caught by its connection's end can wait forever
-                // (seen when PostgreSQL terminates every connection), and while this fetch waits no
-                // other one starts, so the mirror, and every reader on it, would stop for good.
-                guard let position = logs.position(of: id), !position.finished,
-                    let state = try await withDeadline(storeTimeout, clock: clock, { [journal] in try await journal.state(of: id) })
-                else { return }
-                if state.lastSequence > position.lastSequence {
-                    let events = try await withDeadline(storeTimeout, clock: clock) { [journal] in
-                        try await journal.events(of: id, after: position.lastSequence, through: state.lastSequence)
-                    }
-                    _ = logs.apply(events, finished: state.ended, to: id)
-                } else if state.ended {
-                    _ = logs.apply([], finished: true, to: id)
-                }
-                // Ended elsewhere while this node still runs the engine: stop it.
-                if state.ended { owned[id]?.task.cancel() }
-            } catch {
-                logger.warning("could not read answer \(id) from PostgreSQL", metadata: ["error": "\(Self.describe(error))"])
-                mirrors[id]?.failed = true
-                return  // the next round tries again
-            }
-            mirrors[id]?.failed = false
-        } while mirrors[id]?.dirty == true
-    }
-
-    private func received(_ signal: PostgresNotificationListener.Signal) async {
-        switch signal {
-        case .listening:
-            for id in mirrors.keys { schedule(id) }
-        case .appended(let id, let sequence):
-            guard mirrors[id] != nil, let position = logs.position(of: id),
-                !position.finished, sequence > position.lastSequence
-            else { return }
-            schedule(id)
-        }
-    }
-
-    private func startListening(connectTimeout: Duration) async throws {
-        let listener = PostgresNotificationListener(
-            configuration: try configuration.listenerConfiguration(applicationName: "cadence \(node) listener"),
-            clock: clock, logger: logger)
-        background.append(Task { await listener.run { [weak self] signal in await self?.received(signal) } })
-    }
-
-    // MARK: Maintenance (every node, every heartbeat)
-
-    private func startMaintenance() {
-        let (clock, interval) = (self.clock, configuration.heartbeatInterval)
-        background.append(
-            Task { [weak self] in
-                while !Task.isCancelled {
-                    do { try await clock.sleep(for: interval) } catch { return }
-                    await self?.maintain()
-                }
-            })
-    }
-
-    private func maintain() async {
-        rounds += 1
-        await renewLeases()
-        await takeOverExpiredLeases()
-        // The safety net under notifications: every unfinished mirror of an answer produced elsewhere is
-        // compared with the table (this node's own answers fill their mirrors as they append, and
-        // renewing the leases above tells it which of them ended elsewhere), and so is every mirror
-        // whose last fetch failed: an owner whose final append committed while its connection was cut
-        // learns the ending only by reading it back.
-        for id in logs.unfinishedAnswers() where owned[id] == nil || mirrors[id]?.failed == true { schedule(id) }
-        await evictIdleMirrors()
-        let purgeEvery = max(1, Int((min(configuration.retention / 4, .seconds(60)) / configuration.heartbeatInterval)))
-        if rounds % purgeEvery == 0 {
-            do { _ = try await journal.purge(olderThan: configuration.retention) } catch {
-                logger.warning("could not purge old answers", metadata: ["error": "\(Self.describe(error))"])
-            }
-        }
-    }
-
-    private func renewLeases() async {
-        guard !owned.isEmpty else { return }
-        let candidates = Set(owned.keys)
-        do {
-            let running = try await journal.renewLeases(of: node, for: configuration.leaseTimeout)
-            // An answer this node still runs but the table has ended was cancelled or taken over elsewhere.
-            for id in candidates.subtracting(running) {
-                owned[id]?.task.cancel()
-                schedule(id)
-            }
-        } catch {
-            logger.warning("could not renew this node's leases", metadata: ["error": "\(Self.describe(error))"])
-        }
-    }
-
-    private func takeOverExpiredLeases() async {
-        do {
-            for id in try await journal.expiredLeases() {
-                let appended = try await journal.append(
-                    [.error(code: "interrupted", message: "the server node producing this answer stopped; the text so far is kept")],
-                    to: id, onlyIfLeaseExpired: true)
-                guard appended != nil else { continue }
-                logger.notice("took over answer \(id) after its owner's lease expired")
-                metrics.leaseTakenOver()
-                metrics.eventsAppended(1)
-                metrics.answerEnded(.interrupted(partialText: ""))
-                schedule(id)
-            }
-        } catch {
-            logger.warning("could not look for expired leases", metadata: ["error": "\(Self.describe(error))"])
-        }
-    }
-
-    private func evictIdleMirrors() async {
-        let idle = Set(logs.idleAnswers())
-        for (id, var mirror) in mirrors where owned[id] == nil && !mirror.fetching {
-            mirror.idleRounds += 1
-            if mirror.idleRounds >= Self.idleRoundsBeforeEviction, idle.contains(id) {
-                mirrors[id] = nil
-                logs.forget(id, remembering: false)
-            } else {
-                mirrors[id] = mirror
-            }
-        }
-    }
-
-    // MARK: Errors
-
-    /// How long a request waits for the database before it gets `503 store_unavailable`.
-    let storeTimeout: Duration = .seconds(5)
-
-    /// Runs a database call for a request, turning a failure (or no answer within ``storeTimeout``)
-    /// into a 503 that says the store is unreachable.
-    private func storeCall<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        do {
-            return try await withDeadline(storeTimeout, clock: clock, body)
-        } catch let error as AnswerLookupError {
-            throw error
-        } catch {
-            throw Self.unavailable(Self.describe(error))
-        }
-    }
-
-    static func unavailable(_ reason: String) -> APIError {
-        APIError(
-            status: .serviceUnavailable, code: "store_unavailable",
-            message: "the server cannot reach its answer store: \(reason); try again shortly",
-            headers: [.retryAfter: "1"])
-    }
-
-    /// A database error in words: PostgreSQL's own message when there is one.
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
-            guard let underlying = error.underlying else { return "\(error.code)" }
-            let reason = SystemErrorText.describe(underlying)
-            return error.code == .connectionError ? reason : "\(error.code): \(reason)"
-        }
-        return String(describing: error)
-    }
-}
-
-/// Runs `body`, throwing ``DeadlineExceeded`` if it takes longer than `timeout` on `clock`.
-///
-/// The caller gets its answer at the deadline even if `body` ignores cancellation (a query waiting for
-/// a connection to a database that is down): `body` is cancelled and left to end on its own.
-func withDeadline<T: Sendable>(
-    _ timeout: Duration, clock: any Clock<Duration>, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let outcome = DeadlineOutcome<T>()
-    return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            outcome.install(continuation)
-            let work = Task {
-                do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(error)) }
-            }
-            let timer = Task {
-                do { try await clock.sleep(for: timeout) } catch { return }
-                work.cancel()
-                outcome.resume(.failure(DeadlineExceeded(timeout: timeout)))
-            }
-            outcome.onResume { work.cancel(); timer.cancel() }
-        }
-    } onCancel: {
-        outcome.resume(.failure(CancellationError()))
-    }
-}
-
-/// Resumes a continuation once, with whichever result comes first.
-private final class DeadlineOutcome<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var early: Result<T, any Error>?
-        var cleanup: (@Sendable () -> Void)?
-        var done = false
-    }
-
-    private let state = NIOLockedValueBox(State())
-
-    func install(_ continuation: CheckedContinuation<T, any Error>) {
-        let early = state.withLockedValue { state -> Result<T, any Error>? in
-            if let early = state.early { return early }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    func onResume(_ cleanup: @escaping @Sendable () -> Void) {
-        let runNow = state.withLockedValue { state -> Bool in
-            if state.done { return true }
-            state.cleanup = cleanup
-            return false
-        }
-        if runNow { cleanup() }
-    }
-
-    func resume(_ result: Result<T, any Error>) {
-        let (continuation, cleanup) = state.withLockedValue {
-            state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
-            guard !state.done else { return (nil, nil) }
-            state.done = true
-            if state.continuation == nil { state.early = result }
-            return (state.continuation, state.cleanup)
-        }
-        continuation?.resume(with: result)
-        cleanup?()
-    }
-}
-
-/// A call did not finish within its time.
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    var timeout: Duration
-    var description: String { "no answer within \(timeout)" }
 }

@@ -1,3 +1,4 @@
+import CadenceCore
 import Foundation
 import PostgresNIO
 
@@ -67,6 +68,32 @@ public struct PostgresConfiguration: Sendable, Hashable {
 
     /// How often the owner of an answer renews its lease, and every node looks for expired ones.
     public var heartbeatInterval: Duration { leaseTimeout / 5 }
+
+    // The timings of the registry's work with the database, set here rather than where they are
+    // waited on, so that one place says how long anything may take.
+
+    /// How long a database call may take: a request that waits longer gets `503 store_unavailable`,
+    /// and an append or a fetch that takes longer is tried again (a statement lost with its
+    /// connection can otherwise wait forever).
+    var storeTimeout: Duration = .seconds(5)
+    /// How long a node shutting down waits for each of its answers to be ended as `interrupted`.
+    var shutdownTimeout: Duration = .seconds(2)
+    /// How long the schema migration, and the first connection before it, may take at start.
+    var connectTimeout: Duration = .seconds(15)
+    /// The waits between tries of a failed append: the shared retry rule
+    /// (`ReliabilityConfiguration/retryDelay(beforeAttempt:retryAfter:jitter:)`), 50 ms doubling
+    /// up to 1 s; only the backoff fields are read.
+    var appendRetry = ReliabilityConfiguration(backoffBase: .milliseconds(50), backoffMax: .seconds(1))
+    /// The waits between tries to connect the notification listener again, by the same rule.
+    var listenerRetry = ReliabilityConfiguration(backoffBase: .milliseconds(100), backoffMax: .seconds(2))
+    /// Mirrors no reader asked for in this many heartbeats are dropped.
+    var idleHeartbeatsBeforeEviction = 15
+
+    /// How many heartbeats pass between purges of old answers: a quarter of the retention, at most a
+    /// minute, and at least one heartbeat.
+    var heartbeatsBetweenPurges: Int {
+        max(1, Int(min(retention / 4, .seconds(60)) / heartbeatInterval))
+    }
 
     /// The URL with its password replaced by `***`, for messages and logs.
     public var redactedURL: String { Self.redact(url) }

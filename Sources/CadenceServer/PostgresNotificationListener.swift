@@ -1,3 +1,4 @@
+import CadenceCore
 import Logging
 import PostgresNIO
 
@@ -16,13 +17,17 @@ struct PostgresNotificationListener: Sendable {
     let configuration: PostgresConnection.Configuration
     let clock: any Clock<Duration>
     let logger: Logger
-    /// The first pause before connecting again; it doubles up to ``maxBackoff``.
-    var backoff: Duration = .milliseconds(100)
-    var maxBackoff: Duration = .seconds(2)
+    /// How long closing a dropped connection may take (``PostgresConfiguration/storeTimeout``).
+    let closeTimeout: Duration
+    /// The pauses before connecting again, by the shared retry rule (only its backoff is read).
+    let retry: ReliabilityConfiguration
+    /// Where the backoff's jitter comes from.
+    var random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
 
     /// Listens until the task is cancelled, handing every signal to `handle` in order.
     func run(_ handle: @escaping @Sendable (Signal) async -> Void) async {
-        var pause = backoff
+        var failures = 0
+        var random = self.random
         var connectionID = 0
         while !Task.isCancelled {
             connectionID += 1
@@ -31,7 +36,7 @@ struct PostgresNotificationListener: Sendable {
                     configuration: configuration, id: connectionID, logger: logger)
                 do {
                     try await connection.listen(on: PostgresAnswerJournal.channel) { notifications in
-                        pause = backoff
+                        failures = 0
                         await handle(.listening)
                         for try await notification in notifications {
                             if let signal = Self.parse(notification.payload) { await handle(signal) }
@@ -43,14 +48,16 @@ struct PostgresNotificationListener: Sendable {
                     }
                 }
                 // Bounded, like the registry's reads: a close that never returns would end listening.
-                _ = try? await withDeadline(.seconds(5), clock: clock) { try await connection.close() }
+                _ = try? await withDeadline(closeTimeout, clock: clock) { try await connection.close() }
             } catch {
                 if !Task.isCancelled {
                     logger.warning("could not connect the PostgreSQL listener; trying again", metadata: ["error": "\(PostgresAnswerRegistry.describe(error))"])
                 }
             }
+            failures += 1
+            let jitter = Double.random(in: 0..<1, using: &random)
+            let pause = retry.retryDelay(beforeAttempt: failures + 1, retryAfter: nil, jitter: jitter)
             do { try await clock.sleep(for: pause) } catch { return }
-            pause = min(pause * 2, maxBackoff)
         }
     }
 
