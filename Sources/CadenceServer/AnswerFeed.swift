@@ -5,7 +5,7 @@ import CadenceCore
 ///
 /// The items are read by the connection's own response loop, straight from the registry: a reader
 /// holds no task of its own, and its keepalive is a deadline of the read it waits in
-/// (``AnswerRegistry/read(_:after:quietFor:)``), not a timer of its own.
+/// (``AnswerRegistry/read(_:after:quietFor:since:)``), not a timer of its own.
 struct AnswerFeed: Sendable {
     enum Item: Sendable {
         /// The events that were ready at once, oldest first (one, unless the reader fell behind or the
@@ -41,16 +41,21 @@ struct AnswerFeed: Sendable {
             /// The sequence of the last event handed out.
             var cursor: Int
             var ended = false
+            /// When the slice the reader sent last was taken: its quiet time counts from there, not
+            /// from when it came back after writing, however long the write took.
+            var lastTaken: Duration?
 
             mutating func next() async throws -> Item? {
                 guard !ended else { return nil }
                 let slice: AnswerSlice
                 do {
-                    slice = try await items.registry.read(items.id, after: cursor, quietFor: items.keepAliveInterval)
+                    slice = try await items.registry.read(
+                        items.id, after: cursor, quietFor: items.keepAliveInterval, since: lastTaken)
                 } catch {
                     ended = true
                     throw error
                 }
+                lastTaken = slice.takenAt
                 if let sequence = slice.events.last(where: { $0.event.sequence != nil })?.event.sequence {
                     cursor = sequence
                 }

@@ -11,7 +11,7 @@ import NIOConcurrencyHelpers
 /// A lock guards them rather than an actor: an append and a read each take it for a few
 /// microseconds, and a woken reader goes on from wherever it was resumed instead of queueing for an
 /// executor that every answer's producer and reader share. A reader that waits holds no task of its
-/// own: its keepalive is a deadline (``read(_:after:quietFor:)``), and one alarm task, sleeping until
+/// own: its keepalive is a deadline (``read(_:after:quietFor:since:)``), and one alarm task, sleeping until
 /// the earliest deadline on the injected clock, wakes the readers that have been quiet long enough.
 final class AnswerLogs: Sendable {
     private struct Entry {
@@ -71,14 +71,16 @@ final class AnswerLogs: Sendable {
     /// The time since this node's logs started, on the injected clock: when each event was logged,
     /// and the scale of the readers' deadlines.
     private let now: @Sendable () -> Duration
-    private let sleep: @Sendable (Duration) async throws -> Void
+    /// Sleeps until a time on the scale of ``now``: a deadline, not a length, so that an alarm whose
+    /// task starts late (a busy machine, a test clock already moved on) still rings on time.
+    private let sleepUntil: @Sendable (Duration) async throws -> Void
     private let state = NIOLockedValueBox(State())
 
     init<C: Clock<Duration>>(limits: ReplayLimits, clock: C) {
         self.limits = limits
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
-        self.sleep = { try await clock.sleep(for: $0) }
+        self.sleepUntil = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
     }
 
     /// Starts an empty log for an answer of `subject`.
@@ -227,15 +229,22 @@ final class AnswerLogs: Sendable {
     /// (``check(_:of:after:pastEndAllowed:)``), so here it may be ahead of a lagging mirror, which
     /// then waits for the table.
     ///
+    /// The quiet time counts from `since` (when the reader's previous slice was taken, its
+    /// ``AnswerSlice/takenAt``), or from now: a reader whose write took a while owes its keepalive
+    /// as soon as it is back.
+    ///
     /// The deadline is rounded up to a sixteenth of `quiet`, so that quiet readers who came at nearly
     /// the same time are woken by one ring of the alarm.
-    func read(_ id: String, after sequence: Int, quietFor quiet: Duration? = nil) async throws -> AnswerSlice {
-        let deadline = quiet.map { Self.roundedUp(now() + $0, to: $0 / 16) }
+    func read(
+        _ id: String, after sequence: Int, quietFor quiet: Duration? = nil, since: Duration? = nil
+    ) async throws -> AnswerSlice {
+        let deadline = quiet.map { Self.roundedUp((since ?? now()) + $0, to: $0 / 16) }
         while true {
             try Task.checkCancellation()
-            let slice = try snapshot(id, of: nil, after: sequence, pastEndAllowed: true)
+            var slice = try snapshot(id, of: nil, after: sequence, pastEndAllowed: true)
+            slice.takenAt = now()
             if !slice.events.isEmpty || slice.finished { return slice }
-            if let deadline, now() >= deadline { return slice }
+            if let deadline, slice.takenAt >= deadline { return slice }
             await waitForChange(of: id, after: sequence, until: deadline)
         }
     }
@@ -300,10 +309,9 @@ final class AnswerLogs: Sendable {
         if let alarm = state.alarm, alarm.target <= deadline { return }
         state.alarm?.task.cancel()
         let token = state.token()
-        let wait = deadline - now()
-        let sleep = self.sleep
+        let sleepUntil = self.sleepUntil
         let task = Task { [weak self] in
-            do { try await sleep(wait) } catch { return }
+            do { try await sleepUntil(deadline) } catch { return }
             self?.ring(token)
         }
         state.alarm = Alarm(target: deadline, token: token, task: task)

@@ -26,8 +26,9 @@ protocol AnswerRegistry: Sendable {
     /// The events after `sequence`, waiting until there is at least one or the answer has ended.
     /// Returns an empty, finished slice at the end; throws if the answer or the events are gone.
     /// With `quiet`, returns an empty slice that is not finished once that long has passed with
-    /// nothing to read: time for the reader's keepalive.
-    func read(_ id: String, after sequence: Int, quietFor quiet: Duration?) async throws -> AnswerSlice
+    /// nothing to read: time for the reader's keepalive. The quiet time counts from `since`, the
+    /// ``AnswerSlice/takenAt`` of the reader's previous slice (what it sent last), or from now.
+    func read(_ id: String, after sequence: Int, quietFor quiet: Duration?, since: Duration?) async throws -> AnswerSlice
 
     /// Cancels `subject`'s answer that is still being produced: its engine stops, a terminal `error`
     /// with code `cancelled` follows the events so far, and nothing is appended after it. Returns
@@ -48,6 +49,15 @@ extension AnswerRegistry {
 struct AnswerSlice: Sendable {
     var events: [LoggedEvent]
     var finished: Bool
+    /// When the slice was taken, on the registry's clock: a reader's quiet time counts from here.
+    var takenAt: Duration = .zero
+}
+
+extension AnswerRegistry {
+    /// ``read(_:after:quietFor:since:)``, its quiet time counted from now.
+    func read(_ id: String, after sequence: Int, quietFor quiet: Duration?) async throws -> AnswerSlice {
+        try await read(id, after: sequence, quietFor: quiet, since: nil)
+    }
 }
 
 extension ResearchEvent.Kind {

@@ -68,8 +68,8 @@ actor MemoryAnswerRegistry: AnswerRegistry {
         try logs.snapshot(id, of: subject, after: sequence)
     }
 
-    nonisolated func read(_ id: String, after sequence: Int, quietFor quiet: Duration?) async throws -> AnswerSlice {
-        try await logs.read(id, after: sequence, quietFor: quiet)
+    nonisolated func read(_ id: String, after sequence: Int, quietFor quiet: Duration?, since: Duration?) async throws -> AnswerSlice {
+        try await logs.read(id, after: sequence, quietFor: quiet, since: since)
     }
 
     func cancel(_ id: String, of subject: String) async throws -> Bool {

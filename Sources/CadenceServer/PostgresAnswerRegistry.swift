@@ -159,9 +159,9 @@ actor PostgresAnswerRegistry: AnswerRegistry {
         return try logs.snapshot(id, of: subject, after: sequence, pastEndAllowed: true)
     }
 
-    func read(_ id: String, after sequence: Int, quietFor quiet: Duration?) async throws -> AnswerSlice {
+    func read(_ id: String, after sequence: Int, quietFor quiet: Duration?, since: Duration?) async throws -> AnswerSlice {
         try await follow(id)
-        return try await logs.read(id, after: sequence, quietFor: quiet)
+        return try await logs.read(id, after: sequence, quietFor: quiet, since: since)
     }
 
     func cancel(_ id: String, of subject: String) async throws -> Bool {

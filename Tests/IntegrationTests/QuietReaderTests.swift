@@ -1,4 +1,5 @@
 import CadenceCore
+import CadenceTestFixtures
 import CadenceTesting
 import Testing
 
@@ -37,6 +38,23 @@ struct QuietReaderTests {
         #expect(!slice.finished)
     }
 
+    @Test("the quiet time counts from the slice sent last, not from when the reader came back after writing it")
+    func quietTimeCountsFromTheLastSlice() async throws {
+        let clock = ManualClock()
+        let logs = AnswerLogs(limits: ReplayLimits(), clock: clock)
+        logs.open("a", subject: "s")
+        logs.append(.token("hello"), to: "a")
+        let sent = try await logs.read("a", after: 0, quietFor: Self.quiet)
+        #expect(sent.events.count == 1)
+        // Writing the slice took the whole interval: the keepalive is due the moment the reader is back.
+        clock.advance(by: Self.quiet)
+        let next = try await withDeadline(.seconds(30), "the keepalive's turn") {
+            try await logs.read("a", after: 1, quietFor: Self.quiet, since: sent.takenAt)
+        }
+        #expect(next.events.isEmpty)
+        #expect(!next.finished)
+    }
+
     @Test("an event before the deadline ends the read at once, with the event")
     func anEventEndsTheReadFirst() async throws {
         let (clock, logs, reading) = await Self.waitingReader()
@@ -60,6 +78,7 @@ struct QuietReaderTests {
             }
         }
         await Self.untilEveryAnswerHasAReader(logs)
+        await clock.waitForSleepers(1)
         #expect(clock.sleepsBegun == 1)
         #expect(clock.pendingSleeps == 1)
         clock.advance(by: Self.quiet)

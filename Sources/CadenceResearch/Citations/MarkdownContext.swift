@@ -1,5 +1,11 @@
 /// Just enough of markdown's structure to know where brackets are text: code spans, code fences
-/// and backslash escapes. It sees one byte at a time (the marks are ASCII; the bytes of other characters never match them) and never looks back.
+/// and backslash escapes. It sees one byte at a time (the marks are ASCII; the bytes of other
+/// characters never match them) and never looks back.
+///
+/// Not CadenceMarkdown's parser, which reads the same rules: `CitationProcessor` must decide about
+/// each byte of the model's text as it arrives, to send it on or hold it, and the parser settles a
+/// code span or a fence only once its line or block is complete. This is the byte-at-a-time subset
+/// that decision needs.
 struct MarkdownContext: Sendable {
     private enum Mode: Sendable {
         case prose
