@@ -59,15 +59,12 @@ public struct AnswerStream: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncStream<AnswerUpdate>.Iterator {
-        let (updates, continuation) = AsyncStream<AnswerUpdate>.makeStream(bufferingPolicy: .unbounded)
         // Counted until the driver ends, so that a process can wait for it (`waitUntilAllEnded()`).
         group?.begin()
-        let driver = Task { [group] in
-            await AnswerStreamDriver.run(self, clock: clock, updates: continuation)
+        return AsyncStream<AnswerUpdate>.producing { [self, group] emit in
+            await AnswerStreamDriver.run(self, clock: clock, emit: emit)
             group?.end()
-        }
-        continuation.onTermination = { _ in driver.cancel() }
-        return updates.makeAsyncIterator()
+        }.makeAsyncIterator()
     }
 }
 
@@ -89,16 +86,13 @@ enum AnswerStreamDriver {
     }
 
     static func run<C: Clock<Duration>>(
-        _ stream: AnswerStream, clock: C, updates: AsyncStream<AnswerUpdate>.Continuation
+        _ stream: AnswerStream, clock: C, emit: (AnswerUpdate) -> Bool
     ) async {
         let loop = DriverLoop<Delivery>(timer: DeadlineTimer(clock))
         let now = loop.now
         var machine = AnswerStreamMachine(configuration: stream.configuration, random: stream.makeRandom())
         var answerID: String?
-        defer {
-            loop.end()
-            updates.finish()
-        }
+        defer { loop.end() }
 
         // `perform` and `handle` stay out of line: inlined into this async function, the machine's
         // code put its temporaries in the function's frame, which its task keeps for the whole
@@ -109,7 +103,7 @@ enum AnswerStreamDriver {
             for action in actions {
                 switch action {
                 case .emit(let update):
-                    updates.yield(update)
+                    _ = emit(update)
                     if update.isTerminal { return false }
                 case .closeConnection:
                     loop.closeTask()

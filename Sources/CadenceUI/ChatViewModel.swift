@@ -157,14 +157,10 @@ public final class ChatViewModel {
     ) -> AnswerSource where S.Element == AnswerUpdate {
         { request in
             let updates = makeUpdates(request)
-            return AsyncStream { continuation in
-                let task = Task {
-                    do {
-                        for try await update in updates { continuation.yield(update) }
-                    } catch {}
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            return .producing { emit in
+                do {
+                    for try await update in updates { guard emit(update) else { return } }
+                } catch {}
             }
         }
     }

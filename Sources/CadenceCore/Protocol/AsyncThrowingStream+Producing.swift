@@ -28,3 +28,29 @@ extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
         return stream
     }
 }
+
+extension AsyncStream where Element: Sendable {
+    /// ``AsyncThrowingStream/producing(_:)`` for work that cannot fail: a stream whose elements
+    /// `body` makes in a task of its own, ending when `body` returns; a consumer that goes away
+    /// cancels the task.
+    ///
+    /// ```swift
+    /// let updates = AsyncStream<AnswerUpdate>.producing { emit in
+    ///     for await update in source { guard emit(update) else { return } }
+    /// }
+    /// ```
+    public static func producing(
+        _ body: @escaping @Sendable (_ emit: @escaping @Sendable (Element) -> Bool) async -> Void
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream()
+        let task = Task {
+            await body { element in
+                if case .terminated = continuation.yield(element) { return false }
+                return true
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
