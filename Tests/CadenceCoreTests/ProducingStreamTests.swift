@@ -1,7 +1,8 @@
 import CadenceCore
 import Testing
 
-/// `AsyncThrowingStream.producing`: the one bridge from a task that makes elements to a stream.
+/// `AsyncThrowingStream.producing` and `AsyncStream.producing`: the one bridge from a task that makes
+/// elements to a stream.
 @Suite("A stream produced by a task")
 struct ProducingStreamTests {
     struct Failure: Error, Equatable {}
@@ -41,5 +42,31 @@ struct ProducingStreamTests {
         let result = await results.next()
         #expect(result?.cancelled == true)
         #expect(result?.refused == true)
+    }
+
+    @Test("the non-throwing twin: elements in order, then the end; a consumer that goes away cancels the body")
+    func nonThrowing() async throws {
+        let ordered = AsyncStream<Int>.producing { emit in
+            for number in 1...3 { _ = emit(number) }
+        }
+        var received: [Int] = []
+        for await number in ordered { received.append(number) }
+        #expect(received == [1, 2, 3])
+
+        let (outcome, report) = AsyncStream<Bool>.makeStream()
+        let (started, begin) = AsyncStream<Void>.makeStream()
+        let stream = AsyncStream<Int>.producing { emit in
+            begin.yield()
+            let (never, held) = AsyncStream<Void>.makeStream()
+            for await _ in never {}
+            held.finish()
+            report.yield(Task.isCancelled && !emit(2))
+            report.finish()
+        }
+        let consumer = Task { for await _ in stream {} }
+        for await _ in started { break }
+        consumer.cancel()
+        var results = outcome.makeAsyncIterator()
+        #expect(await results.next() == true)
     }
 }
