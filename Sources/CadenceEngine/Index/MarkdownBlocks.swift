@@ -38,9 +38,18 @@ enum MarkdownBlocks {
         return reader.finish()
     }
 
-    /// The text of the first heading, if any.
+    /// The text of the first heading, if any. The text is fed to the parser a line at a time and
+    /// the search stops at the first committed heading, so a document that starts with its title
+    /// costs a line or two, not the whole parse that ``sections(in:)`` makes of it again.
     static func firstHeading(in text: String) -> String? {
-        firstHeading(in: parse(text))
+        var document = MarkdownDocument(options: .gfm)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        while let line = lines.popFirst() {
+            document.append(line)
+            if !lines.isEmpty { document.append("\n") }
+            if let heading = firstHeading(in: document.takeCommitted()) { return heading }
+        }
+        return firstHeading(in: document.finish().blocks)
     }
 
     /// A GitHub-style anchor: lowercased, punctuation dropped, spaces as hyphens.
