@@ -155,7 +155,8 @@ let package = Package(
                 .product("HTTPTypes"),
             ],
             path: "Benchmarks/CadenceFanout"),
-        .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting", "CadenceOracles"]),
+        .testTarget(
+            name: "CadenceCoreTests", dependencies: ["CadenceCore", "CadenceTesting", "CadenceOracles", "CadenceTestFixtures"]),
         .testTarget(
             name: "CadenceStoreTests",
             dependencies: ["CadenceStore", "CadenceCore", "CadenceTesting", .product("GRDB")]),
@@ -192,9 +193,9 @@ let package = Package(
         .testTarget(name: "CadenceServerTests", dependencies: ["CadenceServer", "CadenceCore"]),
         .testTarget(
             name: "CadenceMarkdownTests", dependencies: ["CadenceMarkdown", "CadenceTesting"], exclude: ["Fixtures"]),
-        // What the client's unit tests and the integration tests both use: the captured provider
-        // streams beside the repository and their loopback replays, a deadline for every wait, the
-        // updates of one answer.
+        // What the unit tests and the integration tests share: the captured provider streams beside
+        // the repository and their loopback replays, provider streams written out event by event, a
+        // deadline for every wait, the updates of one answer.
         .target(
             name: "CadenceTestFixtures",
             dependencies: ["CadenceCore", "CadenceClient", "CadenceTesting", .product("NIOConcurrencyHelpers")],

@@ -18,7 +18,7 @@ public import CadenceEngine
 /// let engine = ChatEngine(client: ModelClient(provider: provider), configuration: ChatConfiguration(maxOutputTokens: 800))
 /// let server = ReferenceServer(engine: engine)
 /// ```
-public struct ChatEngine: AnswerEngine {
+public struct ChatEngine: ModelDrivenEngine {
     /// The model the answers come from, with its provider's system prompt.
     public var client: ModelClient
     /// The limits of each answer.
@@ -39,29 +39,10 @@ public struct ChatEngine: AnswerEngine {
         self.makeRandom = random
     }
 
-    public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
-        .producing { [self] emit in try await produce(request, emit: emit) }
-    }
-
     public func produce(_ request: AnswerRequest, emit: (ResearchEvent.Kind) -> Bool) async throws {
         let machine = ChatMachine(
             request: request, configuration: configuration, model: client.provider.model, random: makeRandom())
         await ChatDriver.run(machine, engine: self, timer: makeTimer(), emit: emit)
-    }
-
-    public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine {
-        var engine = self
-        engine.observer = observer
-        return engine
-    }
-
-    /// This engine with its answers' time budget (``ChatConfiguration/maxAnswerTime``) cut to `limit`
-    /// if that is shorter: the chat machine decides, on the clock the engine was made with (`clock`
-    /// is not used), and reports the time with the tokens in one `budget`.
-    public func timeBudgeted(_ limit: Duration, clock: any Clock<Duration>) -> any AnswerEngine {
-        var engine = self
-        engine.configuration.maxAnswerTime = min(configuration.maxAnswerTime, limit)
-        return engine
     }
 }
 

@@ -18,7 +18,7 @@ public import CadenceSearch
 /// let engine = ModelResearchEngine(corpus: try Corpus.bundled(), client: client)
 /// let server = ReferenceServer(engine: engine)
 /// ```
-public struct ModelResearchEngine: AnswerEngine {
+public struct ModelResearchEngine: ModelDrivenEngine {
     public var corpus: Corpus
     public var client: ModelClient
     public var configuration: ResearchConfiguration
@@ -48,10 +48,6 @@ public struct ModelResearchEngine: AnswerEngine {
         self.makeRandom = random
     }
 
-    public func answer(_ request: AnswerRequest) -> AsyncThrowingStream<ResearchEvent.Kind, any Error> {
-        .producing { [self] emit in try await produce(request, emit: emit) }
-    }
-
     public func produce(_ request: AnswerRequest, emit: (ResearchEvent.Kind) -> Bool) async throws {
         var configuration = configuration
         if pages == nil { configuration.pagesPerRound = 0 }
@@ -59,21 +55,6 @@ public struct ModelResearchEngine: AnswerEngine {
             request: request, configuration: configuration, model: client.provider.model, searchSources: fanout.names,
             random: makeRandom())
         await ResearchDriver.run(machine, engine: self, timer: makeTimer(), emit: emit)
-    }
-
-    public func observed(by observer: any AnswerEngineObserver) -> any AnswerEngine {
-        var engine = self
-        engine.observer = observer
-        return engine
-    }
-
-    /// This engine with its answers' time budget (``ResearchConfiguration/maxAnswerTime``) cut to
-    /// `limit` if that is shorter: the research machine decides, on the clock the engine was made
-    /// with (`clock` is not used), and names the stage the answer was in when its time ran out.
-    public func timeBudgeted(_ limit: Duration, clock: any Clock<Duration>) -> any AnswerEngine {
-        var engine = self
-        engine.configuration.maxAnswerTime = min(configuration.maxAnswerTime, limit)
-        return engine
     }
 
 }

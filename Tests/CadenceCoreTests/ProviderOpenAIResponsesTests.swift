@@ -1,31 +1,10 @@
 import CadenceCore
+import CadenceTestFixtures
 import Testing
 
 struct ProviderOpenAIResponsesTests {
     @Test func reasoningRefusalAndToolCallsAreRead() throws {
-        let stream = providerSSE(events: [
-            (
-                "response.reasoning_summary_text.delta",
-                #"{"type":"response.reasoning_summary_text.delta","sequence_number":1,"delta":"Plan"}"#
-            ),
-            ("response.refusal.delta", #"{"type":"response.refusal.delta","sequence_number":2,"delta":"No"}"#),
-            (
-                "response.output_item.added",
-                #"{"type":"response.output_item.added","sequence_number":3,"output_index":1,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":""}}"#
-            ),
-            (
-                "response.function_call_arguments.delta",
-                #"{"type":"response.function_call_arguments.delta","sequence_number":4,"output_index":1,"delta":"{\"city\":"}"#
-            ),
-            (
-                "response.function_call_arguments.delta",
-                #"{"type":"response.function_call_arguments.delta","sequence_number":5,"output_index":1,"delta":"\"Paris\"}"}"#
-            ),
-            (
-                "response.completed",
-                #"{"type":"response.completed","sequence_number":6,"response":{"status":"completed","usage":{"input_tokens":5,"output_tokens":7,"total_tokens":12,"output_tokens_details":{"reasoning_tokens":3}}}}"#
-            ),
-        ])
+        let stream = providerSSE(events: ProviderEventSamples.responsesReasoningRefusalToolCall)
         let decoding = try ModelStreamDecoder.providerDecoding(stream, dialect: .openAIResponses)
         #expect(decoding.reasoning() == "Plan")
         #expect(decoding.refusal() == "No")

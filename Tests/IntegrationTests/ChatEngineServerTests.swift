@@ -52,30 +52,7 @@ struct ChatEngineServerTests {
         .capture(.openAI, "deepseek-reasoning-content.txt"),
         .capture(.openAIResponses, "openai-responses-raw-sse-text.txt"),
         .sse(
-            .openAIResponses, "reasoning, refusal and a tool call",
-            [
-                (
-                    "response.reasoning_summary_text.delta",
-                    #"{"type":"response.reasoning_summary_text.delta","sequence_number":1,"delta":"Plan"}"#
-                ),
-                ("response.refusal.delta", #"{"type":"response.refusal.delta","sequence_number":2,"delta":"No"}"#),
-                (
-                    "response.output_item.added",
-                    #"{"type":"response.output_item.added","sequence_number":3,"output_index":1,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":""}}"#
-                ),
-                (
-                    "response.function_call_arguments.delta",
-                    #"{"type":"response.function_call_arguments.delta","sequence_number":4,"output_index":1,"delta":"{\"city\":"}"#
-                ),
-                (
-                    "response.function_call_arguments.delta",
-                    #"{"type":"response.function_call_arguments.delta","sequence_number":5,"output_index":1,"delta":"\"Paris\"}"}"#
-                ),
-                (
-                    "response.completed",
-                    #"{"type":"response.completed","sequence_number":6,"response":{"status":"completed","usage":{"input_tokens":5,"output_tokens":7,"total_tokens":12,"output_tokens_details":{"reasoning_tokens":3}}}}"#
-                ),
-            ]),
+            .openAIResponses, "reasoning, refusal and a tool call", ProviderEventSamples.responsesReasoningRefusalToolCall),
         .capture(.anthropic, "anthropic-text-then-tool-use.txt"),
         .sse(
             .anthropic, "thinking, then text cut at max_tokens",
@@ -257,12 +234,9 @@ struct ChatEngineServerTests {
         try await Self.withChat(baseURL: model.baseURL, configuration: ChatConfiguration(maxAnswerTokens: 25)) { server in
             let (_, received) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
             #expect(received.text == "Partial answer")
-            guard case .error(let errorCode, let message)? = received.events.last?.kind else {
-                Issue.record("no error at the end: \(received.events.map(\.kind.wireType))")
-                return
-            }
-            #expect(errorCode == code)
-            #expect(!message.isEmpty)
+            let ending = try #require(received.finalError, "no error at the end: \(received.wireTypes)")
+            #expect(ending.code == code)
+            #expect(!ending.message.isEmpty)
             #expect(received.completion == nil)
             // Text reached the readers: the call is never tried again.
             #expect(model.requests.count == 1)

@@ -168,12 +168,9 @@ struct ModelResearchServerTests {
         try await Self.withResearch(model: Self.model { _ in reply }) { server, _ in
             let (_, received) = await openAndReceive(SSETransport(baseURL: server.baseURL), Self.question)
             #expect(received.text == "Partial answer")
-            guard case .error(let errorCode, let message)? = received.events.last?.kind else {
-                Issue.record("no error at the end: \(received.events.map(\.kind.wireType))")
-                return
-            }
-            #expect(errorCode == code)
-            #expect(!message.isEmpty)
+            let ending = try #require(received.finalError, "no error at the end: \(received.wireTypes)")
+            #expect(ending.code == code)
+            #expect(!ending.message.isEmpty)
             #expect(!received.events.contains { $0.kind.wireType == "complete" })
         }
     }

@@ -61,13 +61,10 @@ struct ResearchBudgetServerTests {
         ) { server, _ in
             let (_, received) = await openAndReceive(SSETransport(baseURL: server.baseURL), Research.question)
             #expect(received.text == "Cadence resumes. It waits.")  // the citation processor held the last space
-            guard case .error(let code, let message)? = received.events.last?.kind else {
-                Issue.record("no error at the end: \(received.events.map(\.kind.wireType))")
-                return
-            }
-            #expect(code == "budget_exceeded")
+            let ending = try #require(received.finalError, "no error at the end: \(received.wireTypes)")
+            #expect(ending.code == "budget_exceeded")
             // Plan and reflection reported 30 tokens each, writing 210,000.
-            #expect(message.contains("used 210060 tokens (input plus output), past its budget of 200000, during writing"))
+            #expect(ending.message.contains("used 210060 tokens (input plus output), past its budget of 200000, during writing"))
             #expect(!received.events.contains { $0.kind.wireType == "complete" })
         }
     }

@@ -31,6 +31,12 @@ struct Received: Sendable {
     var endsWithComplete: Bool {
         if case .complete = events.last?.kind { true } else { false }
     }
+    /// The `error` event the answer ended with, or `nil` when it ended otherwise.
+    var finalError: (code: String, message: String)? {
+        if case .error(let code, let message)? = events.last?.kind { (code, message) } else { nil }
+    }
+    /// The event types read, for a failure's message.
+    var wireTypes: [String] { events.map(\.kind.wireType) }
 }
 
 /// Reads a connection to its end (or its error), or until `stop` says so.

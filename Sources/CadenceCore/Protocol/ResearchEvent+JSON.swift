@@ -116,33 +116,32 @@ extension ResearchEvent.Kind {
 }
 
 extension Source {
-    /// The source as a JSON object.
     /// The source as a JSON object; the optional members only when known.
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(id), "title": .string(title), "url": .string(url), "snippet": .string(snippet),
         ]
         let optional: [String: String?] = [
-            "kind": kind?.rawValue, "published": published, "venue": venue, "pmid": pmid, "arxiv": arxiv, "doi": doi,
+            "kind": details.kind?.rawValue, "published": details.published, "venue": details.venue,
+            "pmid": details.pmid, "arxiv": details.arxiv, "doi": details.doi,
         ]
         for case (let key, let value?) in optional { members[key] = .string(value) }
-        if let authors { members["authors"] = .array(authors.map(JSONValue.string)) }
+        if let authors = details.authors { members["authors"] = .array(authors.map(JSONValue.string)) }
         return .object(members)
     }
+}
 
+extension SourceDetails {
     /// Reads a source object's optional members, tolerantly: a member of the wrong type is left out
     /// rather than failing the event, since these members only describe the source.
-    mutating func readDetails(_ object: [String: JSONValue]) {
+    init(json object: [String: JSONValue]) {
         func text(_ key: String) -> String? {
             object[key]?.stringValue ?? object[key]?.intValue.map(String.init)
         }
-        kind = text("kind").map(SourceKind.init(rawValue:))
-        published = text("published")
-        venue = text("venue")
-        pmid = text("pmid")
-        arxiv = text("arxiv")
-        doi = text("doi")
-        authors = object["authors"]?.arrayValue.map { $0.compactMap(\.stringValue) }
+        self.init(
+            kind: text("kind").map(SourceKind.init(rawValue:)), published: text("published"),
+            authors: object["authors"]?.arrayValue.map { $0.compactMap(\.stringValue) }, venue: text("venue"),
+            pmid: text("pmid"), arxiv: text("arxiv"), doi: text("doi"))
     }
 }
 
@@ -213,9 +212,10 @@ private struct JSONFields {
             guard let title = object["title"]?.stringValue, let url = object["url"]?.stringValue else {
                 throw failure(key, "sources with string \"title\" and \"url\"")
             }
-            var source = Source(id: id, title: title, url: url, snippet: object["snippet"]?.stringValue ?? "")
-            source.readDetails(object)
-            sources.append(source)
+            sources.append(
+                Source(
+                    id: id, title: title, url: url, snippet: object["snippet"]?.stringValue ?? "",
+                    details: SourceDetails(json: object)))
         }
         return sources
     }

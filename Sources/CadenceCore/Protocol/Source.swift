@@ -9,26 +9,16 @@
 ///     details: SourceDetails(kind: .paper, published: "2024-05-01", venue: "Nature", pmid: "38000001"))
 /// paper.year  // "2024"
 /// ```
-public struct Source: Sendable, Hashable, Codable, Identifiable {
+@dynamicMemberLookup
+public struct Source: Sendable, Hashable, Identifiable {
     /// The citation number as a string (`"1"` for `[1]`), or any stable identifier.
     public var id: String
     public var title: String
     public var url: String
     public var snippet: String
-    /// What the source is: a document, a web page or a paper.
-    public var kind: SourceKind?
-    /// When it was published, as the search gave it (`"2024"`, `"2024-05"`, `"2024-05-01"`).
-    public var published: String?
-    /// Its authors, in the order given.
-    public var authors: [String]?
-    /// Where it was published: a journal, a conference, or a site.
-    public var venue: String?
-    /// Its PubMed identifier.
-    public var pmid: String?
-    /// Its arXiv identifier, such as `"2401.01234v2"`.
-    public var arxiv: String?
-    /// Its DOI, such as `"10.1038/s41586-024-07421-0"`.
-    public var doi: String?
+    /// What the search knew beyond those four, each member read as the source's own
+    /// (`source.venue`, `source.kind`).
+    public var details: SourceDetails
 
     public init(id: String, title: String, url: String, snippet: String = "", details: SourceDetails = SourceDetails()) {
         self.id = id
@@ -38,8 +28,14 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
         self.details = details
     }
 
+    /// A member of ``details``, as `source.published` reads and sets it.
+    public subscript<Value>(dynamicMember member: WritableKeyPath<SourceDetails, Value>) -> Value {
+        get { details[keyPath: member] }
+        set { details[keyPath: member] = newValue }
+    }
+
     /// The year of ``published`` (its first four characters when they are digits), for source lists.
-    public var year: String? { Self.year(of: published) }
+    public var year: String? { Self.year(of: details.published) }
 
     /// The year a `published` date starts with, if it starts with four digits.
     public static func year(of published: String?) -> String? {

@@ -6,7 +6,7 @@
 /// var source = Source(id: "1", title: "A trial", url: "https://pubmed.ncbi.nlm.nih.gov/37910000/")
 /// source.details = details
 /// ```
-public struct SourceDetails: Sendable, Hashable {
+public struct SourceDetails: Sendable, Hashable, Codable {
     public var kind: SourceKind?
     public var published: String?
     public var authors: [String]?
@@ -40,19 +40,27 @@ public struct SourceDetails: Sendable, Hashable {
     }
 }
 
-extension Source {
-    /// The optional members together; setting it replaces all seven.
-    public var details: SourceDetails {
-        get {
-            SourceDetails(
-                kind: kind, published: published, authors: authors, venue: venue, pmid: pmid, arxiv: arxiv, doi: doi)
-        }
-        set {
-            (kind, published, authors, venue, pmid, arxiv, doi) = (
-                newValue.kind, newValue.published, newValue.authors, newValue.venue, newValue.pmid, newValue.arxiv,
-                newValue.doi
-            )
-        }
+/// A source is stored and sent as one flat object: its four members beside the details' own.
+extension Source: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, title, url, snippet
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
+            url: try container.decode(String.self, forKey: .url),
+            snippet: try container.decode(String.self, forKey: .snippet), details: try SourceDetails(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(url, forKey: .url)
+        try container.encode(snippet, forKey: .snippet)
+        try details.encode(to: encoder)
     }
 }
 
@@ -60,8 +68,8 @@ extension Source {
     /// The title as a source list shows it: a paper's with its venue and year, as in
     /// `"Statins and myopathy (Lancet, 2023)"`; any other source's as it is.
     public var listedTitle: String {
-        guard kind == .paper else { return title }
-        let published = [venue, year].compactMap { $0 }.filter { !$0.isEmpty }
+        guard details.kind == .paper else { return title }
+        let published = [details.venue, year].compactMap { $0 }.filter { !$0.isEmpty }
         return published.isEmpty ? title : "\(title) (\(published.joined(separator: ", ")))"
     }
 }

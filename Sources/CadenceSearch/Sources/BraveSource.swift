@@ -9,22 +9,20 @@ import CadenceCore
 public struct BraveSource: SearchSource {
     public static let publicBaseURL = "https://api.search.brave.com/res/v1/"
     public let name = "brave"
-    public let baseURL: String
-    let apiKey: String
-    let http: SearchHTTP
+    let service: KeyedService
+    /// Where requests go: ``publicBaseURL`` unless the source was made with another.
+    public var baseURL: String { service.baseURL }
 
     /// A source with `apiKey`; `baseURL` replaces ``publicBaseURL``.
     public init(apiKey: String, baseURL: String? = nil, http: SearchHTTP) {
-        self.apiKey = apiKey
-        self.baseURL = SearchSourceChoice.withSlash(baseURL ?? Self.publicBaseURL)
-        self.http = http
+        service = KeyedService(apiKey: apiKey, baseURL: baseURL, publicBaseURL: Self.publicBaseURL, http: http)
     }
 
     public func search(_ query: String, limit: Int) async throws -> [RetrievedPassage] {
         let count = max(1, min(limit, 20))
-        let body = try await http.get(
-            "\(baseURL)web/search?q=\(SearchHTTP.queryValue(query))&count=\(count)",
-            headers: [("X-Subscription-Token", apiKey)])
+        let body = try await service.http.get(
+            "\(service.baseURL)web/search?q=\(SearchHTTP.queryValue(query))&count=\(count)",
+            headers: [("X-Subscription-Token", service.apiKey)])
         let json = try SearchHTTP.json(body, from: "Brave")
         // A query with no web results has no "web" member at all.
         guard let web = json["web"] else { return [] }

@@ -9,15 +9,13 @@ import CadenceCore
 public struct TavilySource: SearchSource {
     public static let publicBaseURL = "https://api.tavily.com/"
     public let name = "tavily"
-    public let baseURL: String
-    let apiKey: String
-    let http: SearchHTTP
+    let service: KeyedService
+    /// Where requests go: ``publicBaseURL`` unless the source was made with another.
+    public var baseURL: String { service.baseURL }
 
     /// A source with `apiKey`; `baseURL` replaces ``publicBaseURL``.
     public init(apiKey: String, baseURL: String? = nil, http: SearchHTTP) {
-        self.apiKey = apiKey
-        self.baseURL = SearchSourceChoice.withSlash(baseURL ?? Self.publicBaseURL)
-        self.http = http
+        service = KeyedService(apiKey: apiKey, baseURL: baseURL, publicBaseURL: Self.publicBaseURL, http: http)
     }
 
     public func search(_ query: String, limit: Int) async throws -> [RetrievedPassage] {
@@ -25,8 +23,8 @@ public struct TavilySource: SearchSource {
             "query": .string(query), "max_results": .number(Double(max(1, min(limit, 20)))),
             "search_depth": "basic",
         ]
-        let body = try await http.post(
-            "\(baseURL)search", json: request.jsonText, headers: [("Authorization", "Bearer \(apiKey)")])
+        let body = try await service.http.post(
+            "\(service.baseURL)search", json: request.jsonText, headers: [("Authorization", "Bearer \(service.apiKey)")])
         let json = try SearchHTTP.json(body, from: "Tavily")
         return try WebResult.passages(json["results"], service: "Tavily", member: "results", limit: limit) { item in
             WebResult(
