@@ -72,10 +72,10 @@ public struct AnswerStream: AsyncSequence, Sendable {
 /// connection delivers is tagged with it, so a late event from a closed or replaced connection is
 /// dropped before it reaches the machine.
 ///
-/// The research engine's driver (`ResearchDriver`, in CadenceResearch) is built the same way: each
-/// ends its `perform` by keeping the timer, then starts the machine and hands
-/// ``DriverLoop/run(deadlinePassed:delivered:)`` a `switch` over its own deliveries. What the two
-/// share is the loop's protocol, and the loop itself is already one type.
+/// The model engines' driver (`ModelDriver`, in CadenceResearch) is built the same way: each ends
+/// its `perform` by keeping the timer, then starts the machine and hands
+/// ``DriverLoop/run(deadlinePassed:delivered:)`` its deliveries. What the two share is the loop's
+/// protocol, and the loop itself is already one type.
 enum AnswerStreamDriver {
     /// What one connection delivers.
     enum Delivery: Sendable {

@@ -1,6 +1,7 @@
 public import CadenceClient
 public import CadenceCore
 public import CadenceEngine
+import CadenceSearch
 
 /// An `AnswerEngine` that relays a model's own answer to the conversation: the server as a
 /// resumable chat backend for any model, whatever dialect it speaks.
@@ -46,68 +47,30 @@ public struct ChatEngine: ModelDrivenEngine {
     }
 }
 
-/// The loop that owns one chat answer's machine, model call and timer: ``ResearchDriver``'s loop
-/// without searches, delivering through the same model-call task (``ResearchDriver/startCall``).
-///
-/// The two loops stay two: research's also runs searches whose results go back into its machine in
-/// the middle of its actions, and the machines speak different `Action` enums; one generic loop
-/// would need a protocol over both for the dozen lines they share.
+/// What the loop does for a chat answer's actions: ``ModelDriver``'s loop with one model call and
+/// no work of its own.
 enum ChatDriver {
     static func run(
-        _ initial: ChatMachine, engine: ChatEngine, timer: DeadlineTimer,
-        emit: (ResearchEvent.Kind) -> Bool
+        _ machine: ChatMachine, engine: ChatEngine, timer: DeadlineTimer, emit: (ResearchEvent.Kind) -> Bool
     ) async {
-        var machine = initial
-        let loop = DriverLoop<ResearchDriver.Delivery>(timer: timer)
-        let now = loop.now
         let options = ModelRequestOptions(maxTokens: engine.configuration.maxOutputTokens)
-        /// When the current model call was made, until its first token arrives.
-        var callAwaitingFirstToken: Duration?
-        defer { loop.end() }
-
-        /// Performs the machine's actions; returns false once the answer is over.
-        func perform(_ actions: [ChatMachine.Action]) -> Bool {
-            for action in actions {
-                if Task.isCancelled { return false }
-                switch action {
-                case .emit(let event):
-                    guard emit(event) else { return false }
-                case .finish:
-                    return false
-                case .closeModelCall:
-                    loop.closeTask()
-                    callAwaitingFirstToken = nil
-                case .callModel:
-                    callAwaitingFirstToken = now()
-                    let turns = machine.turns
-                    loop.start {
-                        ResearchDriver.startCall(turns, options: options, client: engine.client, deliver: $0)
-                    }
-                }
-            }
-            loop.keep(machine.nextDeadline)
-            return true
-        }
-
-        guard perform(machine.start(now: .zero)) else { return }
-        let over = await loop.run(deadlinePassed: { perform(machine.deadlinePassed(now: now())) }) { delivery in
-            switch delivery {
-            case .event(let event):
-                if let madeAt = callAwaitingFirstToken, event.isToken {
-                    callAwaitingFirstToken = nil
-                    engine.observer?.modelFirstToken(after: now() - madeAt)
-                }
-                return perform(machine.modelEvent(event, now: now()))
-            case .ended:
-                return perform(machine.modelEnded(now: now()))
-            case .failed(let failure):
-                return perform(machine.modelFailed(failure, now: now()))
-            case .searched, .pagesRead:
-                // A chat answer starts no searches and reads no pages.
-                return true
+        await ModelDriver.run(machine, client: engine.client, timer: timer, observer: engine.observer, emit: emit) {
+            action, machine in
+            switch action {
+            case .emit(let event): .emit(event)
+            case .finish: .finish
+            case .callModel: .callModel(machine.turns, options)
+            case .closeModelCall: .closeModelCall
             }
         }
-        // The consumer went away (the answer was cancelled): close the model call.
-        if !over { _ = machine.cancel() }
     }
+}
+
+extension ChatMachine.Call: ModelCallProgress {}
+
+extension ChatMachine: ModelCallingMachine {
+    /// A chat answer starts no searches.
+    mutating func searchCompleted(_ outcomes: [SearchOutcome], now: Duration) -> [Action] { [] }
+    /// A chat answer reads no pages.
+    mutating func pagesRead(_ readings: [PageReading], now: Duration) -> [Action] { [] }
 }

@@ -157,27 +157,11 @@ public struct ChatMachine: Sendable {
     }
 
     /// The model call's stream ended.
-    public mutating func modelEnded(now: Duration) -> [Action] {
-        guard case .calling(let call) = state else { return [] }
-        let finish: FinishReason
-        switch ModelCallEnding(streamError: call.streamError, finish: call.finish) {
-        case .broken(let code, let message, let retryable):
-            return callFailed(call, code: code, message: message, retryable: retryable, retryAfter: nil, now: now)
-        case .finished(let reason):
-            finish = reason
-        }
-        calls += 1
-        state = .finished
-        let completion = Completion(metadata: metadata(call, finish: finish, now: now))
-        return [.emit(.complete(completion)), .finish]
-    }
+    public mutating func modelEnded(now: Duration) -> [Action] { endCall(now: now) }
 
     /// The model call threw before or while streaming.
     public mutating func modelFailed(_ failure: ResearchMachine.ModelFailure, now: Duration) -> [Action] {
-        guard case .calling(let call) = state else { return [] }
-        return callFailed(
-            call, code: "model_failed", message: failure.explanation, retryable: failure.retryable,
-            retryAfter: failure.retryAfter, now: now)
+        failCall(failure, now: now)
     }
 
     /// A retry wait ended, the model call was silent for too long, or the answer's time budget ran out.
@@ -202,6 +186,15 @@ public struct ChatMachine: Sendable {
         }
     }
 
+    var currentCall: Call? { if case .calling(let call) = state { call } else { nil } }
+
+    /// The call finished: the answer completes with its usage, finish reason and model.
+    mutating func callFinished(_ call: Call, finish: FinishReason, now: Duration) -> [Action] {
+        calls += 1
+        state = .finished
+        return [.emit(.complete(Completion(metadata: metadata(call, finish: finish, now: now)))), .finish]
+    }
+
     mutating func call(attempt: Int, now: Duration) -> [Action] {
         state = .calling(Call(attempt: attempt, lastActivityAt: now))
         return [.callModel(attempt: attempt)]
@@ -209,19 +202,17 @@ public struct ChatMachine: Sendable {
 
     /// A call that failed: retried when nothing of it reached the readers, the failure may pass and
     /// attempts remain; otherwise the answer ends with `error`.
-    mutating func callFailed(
-        _ call: Call, code: String, message: String, retryable: Bool, retryAfter: Duration?, now: Duration
-    ) -> [Action] {
+    mutating func callFailed(_ call: Call, _ failure: ModelCallFailure, now: Duration) -> [Action] {
         calls += 1
         if let delay = configuration.retry.delayBeforeRetrying(
-            failedAttempt: call.attempt, retryable: retryable, sentAnything: call.sentAnything,
-            retryAfter: retryAfter, random: &random)
+            failedAttempt: call.attempt, retryable: failure.retryable, sentAnything: call.sentAnything,
+            retryAfter: failure.retryAfter, random: &random)
         {
             state = .waitingToRetry(attempt: call.attempt, until: now + delay)
             return [.closeModelCall]
         }
         let attempts = ReliabilityConfiguration.attemptsMade(call.attempt)
-        return fail(code: code, message: message + attempts, closing: true)
+        return fail(code: failure.code, message: failure.message + attempts, closing: true)
     }
 
     /// Ends the answer because the model call used more tokens than its budget, keeping what was sent.

@@ -26,19 +26,44 @@ enum ModelCallEnding: Equatable {
     /// The model finished (`stop`, the token limit, tool calls, a filter …).
     case finished(FinishReason)
     /// The stream broke: `model_error` (an error inside it) or `model_truncated` (no finish reason).
-    case broken(code: String, message: String, retryable: Bool)
+    case broken(ModelCallFailure)
 
     init(streamError: ModelError?, finish: FinishReason?) {
         if let error = streamError {
             self = .broken(
-                code: "model_error", message: "the model reported an error: \(error.message)",
-                retryable: error.retryable)
+                ModelCallFailure(
+                    code: "model_error", message: "the model reported an error: \(error.message)",
+                    retryable: error.retryable))
         } else if let finish, finish != .truncated, finish != .error {
             self = .finished(finish)
         } else {
             self = .broken(
-                code: "model_truncated", message: "the model's stream ended before it finished (no finish reason)",
-                retryable: true)
+                ModelCallFailure(
+                    code: "model_truncated", message: "the model's stream ended before it finished (no finish reason)",
+                    retryable: true))
         }
+    }
+}
+
+/// Why a model call failed: the answer's `error` if it is not tried again, and what decides that.
+struct ModelCallFailure: Equatable {
+    var code: String
+    var message: String
+    var retryable: Bool
+    /// How long the model's server asked to wait (`Retry-After`).
+    var retryAfter: Duration?
+
+    init(code: String, message: String, retryable: Bool, retryAfter: Duration? = nil) {
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.retryAfter = retryAfter
+    }
+
+    /// The call threw before or while streaming.
+    init(thrown failure: ResearchMachine.ModelFailure) {
+        self.init(
+            code: "model_failed", message: failure.explanation, retryable: failure.retryable,
+            retryAfter: failure.retryAfter)
     }
 }

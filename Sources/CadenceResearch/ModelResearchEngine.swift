@@ -59,140 +59,49 @@ public struct ModelResearchEngine: ModelDrivenEngine {
 
 }
 
-/// The loop that owns one answer's machine, model call and timer (a `DriverLoop`, as the answer
-/// stream's driver does): output of a closed or replaced call never reaches the machine.
-///
-/// It is built like `AnswerStreamDriver` (CadenceClient), over the same `DriverLoop`.
+/// What the loop does for a research answer's actions: ``ModelDriver``'s loop, whose tasks are
+/// model calls, searches and page reads.
 enum ResearchDriver {
-    /// What one model call delivers.
-    enum Delivery: Sendable {
-        case event(ModelEvent)
-        case ended
-        case failed(ResearchMachine.ModelFailure)
-        /// A round's searches ended, one outcome per source.
-        case searched([SearchOutcome])
-        /// A round's pages were read, one reading per URL.
-        case pagesRead([PageReading])
-    }
-
     static func run(
-        _ initial: ResearchMachine, engine: ModelResearchEngine, timer: DeadlineTimer,
+        _ machine: ResearchMachine, engine: ModelResearchEngine, timer: DeadlineTimer,
         emit: (ResearchEvent.Kind) -> Bool
     ) async {
-        var machine = initial
-        let loop = DriverLoop<Delivery>(timer: timer)
-        let now = loop.now
-        /// When the current model call was made, until its first token arrives.
-        var callAwaitingFirstToken: Duration?
-        defer { loop.end() }
-
-        /// Performs the machine's actions; returns false once the answer is over.
-        func perform(_ actions: [ResearchMachine.Action]) -> Bool {
-            let pending = actions
-            var index = 0
-            while index < pending.count {
-                // A cancelled answer stops between steps: nothing it would still do reaches anyone.
-                if Task.isCancelled { return false }
-                let action = pending[index]
-                index += 1
-                switch action {
-                case .emit(let event):
-                    guard emit(event) else { return false }
-                case .finish:
-                    return false
-                case .closeModelCall:
-                    loop.closeTask()
-                    callAwaitingFirstToken = nil
-                case .callModel(let call):
-                    callAwaitingFirstToken = now()
-                    let options = ModelRequestOptions(json: call.wantsJSON)
-                    loop.start { startCall(call.turns, options: options, client: engine.client, deliver: $0) }
-                case .search(let queries):
-                    let (fanout, limit, timeLeft) = (
-                        engine.fanout, engine.configuration.passagesPerQuery, machine.searchTimeLeft
-                    )
-                    loop.start { deliver in
-                        Task {
-                            let outcomes = await fanout.search(queries, limit: limit, timeLeft: timeLeft)
-                            if !Task.isCancelled { deliver(.searched(outcomes)) }
-                        }
+        await ModelDriver.run(machine, client: engine.client, timer: timer, observer: engine.observer, emit: emit) {
+            action, machine in
+            switch action {
+            case .emit(let event):
+                return .emit(event)
+            case .finish:
+                return .finish
+            case .callModel(let call):
+                return .callModel(call.turns, ModelRequestOptions(json: call.wantsJSON))
+            case .closeModelCall:
+                return .closeModelCall
+            case .search(let queries):
+                let (fanout, limit, timeLeft) = (
+                    engine.fanout, engine.configuration.passagesPerQuery, machine.searchTimeLeft
+                )
+                return .work { deliver in
+                    Task {
+                        let outcomes = await fanout.search(queries, limit: limit, timeLeft: timeLeft)
+                        if !Task.isCancelled { deliver(.searched(outcomes)) }
                     }
-                case .readPages(let urls, let queries):
-                    // The machine asks only when the engine has a reader (else its pagesPerRound is 0).
-                    let (reader, timeLeft) = (engine.pages, machine.searchTimeLeft)
-                    loop.start { deliver in
-                        Task {
-                            let readings =
-                                await reader?.read(urls, for: queries, within: timeLeft)
-                                ?? urls.map { PageReading(url: $0, failure: "this engine reads no pages") }
-                            if !Task.isCancelled { deliver(.pagesRead(readings)) }
-                        }
+                }
+            case .readPages(let urls, let queries):
+                // The machine asks only when the engine has a reader (else its pagesPerRound is 0).
+                let (reader, timeLeft) = (engine.pages, machine.searchTimeLeft)
+                return .work { deliver in
+                    Task {
+                        let readings =
+                            await reader?.read(urls, for: queries, within: timeLeft)
+                            ?? urls.map { PageReading(url: $0, failure: "this engine reads no pages") }
+                        if !Task.isCancelled { deliver(.pagesRead(readings)) }
                     }
                 }
             }
-            loop.keep(machine.nextDeadline)
-            return true
-        }
-
-        guard perform(machine.start(now: .zero)) else { return }
-        let over = await loop.run(deadlinePassed: { perform(machine.deadlinePassed(now: now())) }) { delivery in
-            switch delivery {
-            case .event(let event):
-                if let madeAt = callAwaitingFirstToken, event.isToken {
-                    callAwaitingFirstToken = nil
-                    engine.observer?.modelFirstToken(after: now() - madeAt)
-                }
-                return perform(machine.modelEvent(event, now: now()))
-            case .ended:
-                return perform(machine.modelEnded(now: now()))
-            case .failed(let failure):
-                return perform(machine.modelFailed(failure, now: now()))
-            case .searched(let outcomes):
-                return perform(machine.searchCompleted(outcomes, now: now()))
-            case .pagesRead(let readings):
-                return perform(machine.pagesRead(readings, now: now()))
-            }
-        }
-        // The consumer went away (the answer was cancelled): close the model call.
-        if !over { _ = machine.cancel() }
-    }
-
-    /// Streams one model call in a task of its own and delivers what it reads (the chat engine's
-    /// calls too). Cancelling the task closes the model's HTTP request.
-    static func startCall(
-        _ turns: [ChatTurn], options: ModelRequestOptions, client: ModelClient,
-        deliver: @escaping @Sendable (Delivery) -> Void
-    ) -> Task<Void, Never> {
-        Task {
-            do {
-                for try await event in client.stream(turns, options: options) {
-                    deliver(.event(event))
-                }
-                if !Task.isCancelled { deliver(.ended) }
-            } catch {
-                if Task.isCancelled { return }
-                deliver(.failed(failure(error)))
-            }
-        }
-    }
-
-    static func failure(_ error: any Error) -> ResearchMachine.ModelFailure {
-        guard let error = error as? CadenceClientError else {
-            return ResearchMachine.ModelFailure(message: "\(error)", retryable: false)
-        }
-        return ResearchMachine.ModelFailure(
-            message: error.message, retryable: error.shouldRetry,
-            retryAfter: error.retryAfter, status: error.status)
-    }
-}
-
-extension ModelEvent {
-    /// Whether the event is a token the model wrote, for the first-token latency.
-    var isToken: Bool {
-        switch self {
-        case .text(let text, _), .reasoning(let text, _), .refusal(let text, _): !text.isEmpty
-        case .toolCall: true
-        case .usage, .finish, .error: false
         }
     }
 }
+
+extension ResearchMachine: ModelCallingMachine {}
+extension ResearchMachine.Call: ModelCallProgress {}

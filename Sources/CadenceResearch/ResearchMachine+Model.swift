@@ -44,29 +44,21 @@ extension ResearchMachine {
     }
 
     /// The current model call's stream ended.
-    public mutating func modelEnded(now: Duration) -> [Action] {
-        guard case .calling(let call) = state else { return [] }
-        let finish: FinishReason
-        switch ModelCallEnding(streamError: call.streamError, finish: call.finish) {
-        case .broken(let code, let message, let retryable):
-            return callFailed(call, code: code, message: message, retryable: retryable, retryAfter: nil, now: now)
-        case .finished(let reason):
-            finish = reason
-        }
+    public mutating func modelEnded(now: Duration) -> [Action] { endCall(now: now) }
+
+    /// The current model call threw before or while streaming.
+    public mutating func modelFailed(_ failure: ModelFailure, now: Duration) -> [Action] { failCall(failure, now: now) }
+
+    var currentCall: Call? { if case .calling(let call) = state { call } else { nil } }
+
+    /// The call finished: its plan, reflection or answer goes on to the next stage.
+    mutating func callFinished(_ call: Call, finish: FinishReason, now: Duration) -> [Action] {
         account(call, now: now)
         switch call.model.purpose {
         case .plan: return planned(call.reply, now: now)
         case .reflect: return reflected(call.reply, now: now)
         case .write: return wrote(finish: finish, now: now)
         }
-    }
-
-    /// The current model call threw before or while streaming.
-    public mutating func modelFailed(_ failure: ModelFailure, now: Duration) -> [Action] {
-        guard case .calling(let call) = state else { return [] }
-        return callFailed(
-            call, code: "model_failed", message: failure.explanation,
-            retryable: failure.retryable, retryAfter: failure.retryAfter, now: now)
     }
 
     /// A retry wait ended, the model call was silent for too long, or the answer's time budget ran out.
@@ -91,19 +83,17 @@ extension ResearchMachine {
 
     /// A call that failed: retried when nothing of it reached the readers, the failure may pass and
     /// attempts remain; otherwise the answer ends with `error`.
-    mutating func callFailed(
-        _ call: Call, code: String, message: String, retryable: Bool, retryAfter: Duration?, now: Duration
-    ) -> [Action] {
+    mutating func callFailed(_ call: Call, _ failure: ModelCallFailure, now: Duration) -> [Action] {
         calls += 1
         if let delay = configuration.retry.delayBeforeRetrying(
-            failedAttempt: call.model.attempt, retryable: retryable, sentAnything: call.sentText,
-            retryAfter: retryAfter, random: &random)
+            failedAttempt: call.model.attempt, retryable: failure.retryable, sentAnything: call.sentText,
+            retryAfter: failure.retryAfter, random: &random)
         {
             state = .waitingToRetry(call.model, until: now + delay)
             return [.closeModelCall]
         }
         let attempts = ReliabilityConfiguration.attemptsMade(call.model.attempt)
-        return fail(code: code, message: message + attempts, closing: true)
+        return fail(code: failure.code, message: failure.message + attempts, closing: true)
     }
 
     /// Adds a finished call's usage and time to the totals.
