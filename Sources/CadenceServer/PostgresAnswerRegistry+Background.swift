@@ -52,7 +52,10 @@ extension PostgresAnswerRegistry {
 
     func takeOverExpiredLeases() async {
         let journal = self.journal
-        guard let expired = await heartbeatCall(.takeOver, "look for expired leases", { try await journal.expiredLeases(limit: 100) })
+        guard
+            let expired = await heartbeatCall(.takeOver, "look for expired leases", {
+                try await journal.expiredLeases(limit: 100)
+            })
         else { return }
         for id in expired {
             guard
@@ -85,7 +88,8 @@ extension PostgresAnswerRegistry {
     /// heartbeat, and with it every later one. A failure or a timeout is logged and fed to the
     /// machine as the store failure it is; the answer is then `nil`.
     func heartbeatCall<T: Sendable>(
-        _ operation: SharedAnswersMachine.StoreOperation, _ what: String, _ body: @escaping @Sendable () async throws -> T
+        _ operation: SharedAnswersMachine.StoreOperation, _ what: String,
+        _ body: @escaping @Sendable () async throws -> T
     ) async -> T? {
         do {
             return try await withDeadline(configuration.storeTimeout, clock: clock, body)

@@ -19,7 +19,8 @@ struct HeartbeatDeadlineTests {
         let configuration = try PostgresConfiguration(url: postgres.url)
         let logger = Logger(label: "cadence.heartbeat-test")
         let locker = try await PostgresConnection.connect(
-            configuration: configuration.listenerConfiguration(applicationName: "cadence locker"), id: 1, logger: logger)
+            configuration: configuration.listenerConfiguration(applicationName: "cadence locker"), id: 1,
+            logger: logger)
         try await PostgresAnswerJournal.migrate(on: locker, logger: logger)
         let client = PostgresClient(
             configuration: configuration.clientConfiguration(applicationName: "cadence heartbeat test"),
@@ -35,7 +36,8 @@ struct HeartbeatDeadlineTests {
         // The connection must be closed however the test ends (PostgresNIO asserts on one that is not).
         do {
             try await heartbeats(
-                of: registry, storeTimeout: configuration.storeTimeout, on: clock, whileLockedBy: locker, logger: logger)
+                of: registry, storeTimeout: configuration.storeTimeout, on: clock, whileLockedBy: locker,
+                logger: logger)
         } catch {
             try? await locker.close()
             throw error

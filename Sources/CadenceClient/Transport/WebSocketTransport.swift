@@ -81,7 +81,9 @@ public struct WebSocketTransport: ResearchTransport {
         do {
             answerID = try await withDeadline(connectTimeout, clock: clock) {
                 var named = arrivals.makeAsyncIterator()
-                guard case .answerID(let id)? = try await named.next() else { throw WebSocketMessages.closedBeforeAnswer }
+                guard case .answerID(let id)? = try await named.next() else {
+                    throw WebSocketMessages.closedBeforeAnswer
+                }
                 return id
             }
         } catch is DeadlineExceeded {
