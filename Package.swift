@@ -212,7 +212,7 @@ let package = Package(
                 "CadenceCore", "CadenceClient", "CadenceServer", "CadenceEngine", "CadenceTesting", "CadenceStore",
                 "CadenceUI", "CadenceResearch", "CadenceSearch", "CadenceWeb", .product("GRDB"), .product("Hummingbird"),
                 .product("HummingbirdWSClient"), .product("HummingbirdWebSocket"), .product("NIOEmbedded"),
-                .product("JWTKit"), .product("CryptoExtras"),
+                .product("JWTKit"), .product("CryptoExtras"), .product("PostgresNIO"),
             ]),
     ]
 )

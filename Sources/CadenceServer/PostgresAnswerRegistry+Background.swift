@@ -41,42 +41,62 @@ extension PostgresAnswerRegistry {
     }
 
     func renewLeases() async {
-        do {
-            let running = try await journal.renewLeases(of: node, for: configuration.leaseTimeout)
-            await perform(machine.leasesRenewed(running))
-        } catch {
-            logger.warning("could not renew this node's leases", metadata: ["error": "\(Self.describe(error))"])
-            await perform(machine.storeFailed(.renew))
-        }
+        let (journal, node, lease) = (self.journal, self.node, configuration.leaseTimeout)
+        guard
+            let running = await heartbeatCall(.renew, "renew this node's leases", {
+                try await journal.renewLeases(of: node, for: lease)
+            })
+        else { return }
+        await perform(machine.leasesRenewed(running))
     }
 
     func takeOverExpiredLeases() async {
-        do {
-            for id in try await journal.expiredLeases(limit: 100) {
-                let appended = try await journal.append(
-                    [
-                        .error(
-                            code: "interrupted",
-                            message: "the server node producing this answer stopped; the text so far is kept")
-                    ],
-                    to: id, expecting: nil, onlyIfLeaseExpired: true)
-                guard appended != nil else { continue }
-                logger.notice("took over answer \(id) after its owner's lease expired")
-                metrics.leaseTakenOver()
-                metrics.eventsAppended(1)
-                metrics.answerEnded(.interrupted(partialText: ""))
-                await perform(machine.ended(id))
-            }
-        } catch {
-            logger.warning("could not look for expired leases", metadata: ["error": "\(Self.describe(error))"])
-            await perform(machine.storeFailed(.takeOver))
+        let journal = self.journal
+        guard
+            let expired = await heartbeatCall(.takeOver, "look for expired leases", {
+                try await journal.expiredLeases(limit: 100)
+            })
+        else { return }
+        for id in expired {
+            guard
+                let appended = await heartbeatCall(.takeOver, "take over answer \(id)", {
+                    try await journal.append(
+                        [
+                            .error(
+                                code: "interrupted",
+                                message: "the server node producing this answer stopped; the text so far is kept")
+                        ],
+                        to: id, expecting: nil, onlyIfLeaseExpired: true)
+                })
+            else { return }
+            guard appended != nil else { continue }
+            logger.notice("took over answer \(id) after its owner's lease expired")
+            metrics.leaseTakenOver()
+            metrics.eventsAppended(1)
+            metrics.answerEnded(.interrupted(partialText: ""))
+            await perform(machine.ended(id))
         }
     }
 
     func purge() async {
-        do { _ = try await journal.purge(olderThan: configuration.retention) } catch {
-            logger.warning("could not purge old answers", metadata: ["error": "\(Self.describe(error))"])
-            await perform(machine.storeFailed(.purge))
+        let (journal, retention) = (self.journal, configuration.retention)
+        _ = await heartbeatCall(.purge, "purge old answers") { try await journal.purge(olderThan: retention) }
+    }
+
+    /// Runs one of the heartbeat's database calls within ``PostgresConfiguration/storeTimeout``, as
+    /// every other call is: a query stuck on a lost connection or a lock would otherwise hold the
+    /// heartbeat, and with it every later one. A failure or a timeout is logged and fed to the
+    /// machine as the store failure it is; the answer is then `nil`.
+    func heartbeatCall<T: Sendable>(
+        _ operation: SharedAnswersMachine.StoreOperation, _ what: String,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async -> T? {
+        do {
+            return try await withDeadline(configuration.storeTimeout, clock: clock, body)
+        } catch {
+            logger.warning("could not \(what)", metadata: ["error": "\(Self.describe(error))"])
+            await perform(machine.storeFailed(operation))
+            return nil
         }
     }
 

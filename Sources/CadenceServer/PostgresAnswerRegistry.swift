@@ -1,3 +1,4 @@
+import CadenceClient
 import CadenceCore
 import CadenceEngine
 import Logging

@@ -1,10 +1,21 @@
 import CadenceCore
 import HummingbirdWSClient
 
+/// What one WebSocket connection delivers: first the id the server gave the answer, then items.
+enum WebSocketArrival: Sendable {
+    case answerID(String)
+    case item(TransportItem)
+}
+
 /// Reads the server's WebSocket messages and turns WebSocket failures into ``CadenceClientError``s.
 enum WebSocketMessages {
     static let closedBeforeAnswer = CadenceClientError(
         .transport, message: "the WebSocket closed before the server named the answer", retryable: true)
+
+    /// The answer's id in the first message, an item in any later one.
+    static func arrival(in text: String, first: Bool) throws -> WebSocketArrival {
+        first ? .answerID(try answerID(in: text)) : .item(try item(in: text))
+    }
 
     /// The `answer_id` of the first message, or the server's refusal as an error with its status.
     static func answerID(in text: String) throws -> String {

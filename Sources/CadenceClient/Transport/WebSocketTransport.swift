@@ -70,62 +70,62 @@ public struct WebSocketTransport: ResearchTransport {
             } else {
                 request.jsonBody
             }
-        let (answerIDs, answered) = AsyncThrowingStream<String, any Error>.makeStream()
-        let (items, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
-        let (url, maxMessageBytes, logger) = (self.url, self.maxMessageBytes, self.logger)
-        let (baseURL, bearerToken) = (self.baseURL, self.bearerToken)
-        let task = Task {
-            do {
-                var configuration = WebSocketClientConfiguration()
-                configuration.maxFrameSize = maxMessageBytes
-                if let bearerToken { configuration.additionalHeaders[.authorization] = "Bearer " + bearerToken }
-                let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
-                    inbound, outbound, _ in
-                    try await outbound.write(.text(opening))
-                    var messages = inbound.messages(maxSize: maxMessageBytes).makeAsyncIterator()
-                    var first = true
-                    while let message = try await messages.next() {
-                        guard case .text(let text) = message else { continue }
-                        if first {
-                            first = false
-                            answered.yield(try WebSocketMessages.answerID(in: text))
-                            answered.finish()
-                        } else {
-                            continuation.yield(try WebSocketMessages.item(in: text))
-                        }
-                    }
+        // The conversation runs in the stream's own task. `open` reads its first arrival, the
+        // answer's id, within the connect timeout; the rest is handed on as the items. Whoever drops
+        // the arrivals (a timeout, a cancelled `open`, a reader that goes away) ends the task, and
+        // so closes the socket.
+        let arrivals = AsyncThrowingStream<WebSocketArrival, any Error>.producing { [self] emit in
+            try await converse(opening, emit: emit)
+        }
+        let answerID: String
+        do {
+            answerID = try await withDeadline(connectTimeout, clock: clock) {
+                var named = arrivals.makeAsyncIterator()
+                guard case .answerID(let id)? = try await named.next() else {
+                    throw WebSocketMessages.closedBeforeAnswer
                 }
-                let error = WebSocketMessages.closeError(close)
-                answered.finish(throwing: error ?? WebSocketMessages.closedBeforeAnswer)
-                continuation.finish(throwing: error)
-            } catch {
-                var failure = WebSocketMessages.clientError(error)
-                if error as? WebSocketClientError == .webSocketUpgradeFailed,
-                    let refusal = await Self.refusalReason(baseURL: baseURL, bearerToken: bearerToken)
-                {
-                    failure = refusal
-                }
-                answered.finish(throwing: failure)
-                continuation.finish(throwing: failure)
+                return id
+            }
+        } catch is DeadlineExceeded {
+            throw CadenceClientError(
+                .transport, message: "the WebSocket at \(url) did not name the answer within \(connectTimeout)",
+                retryable: true)
+        }
+        let items = AsyncThrowingStream<TransportItem, any Error>.producing { emit in
+            for try await arrival in arrivals {
+                guard case .item(let item) = arrival, emit(item) else { return }
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        let (clock, connectTimeout) = (self.clock, self.connectTimeout)
-        let handshakeTimer = Task {
-            do { try await clock.sleep(for: connectTimeout) } catch { return }
-            answered.finish(
-                throwing: CadenceClientError(
-                    .transport, message: "the WebSocket at \(url) did not name the answer within \(connectTimeout)",
-                    retryable: true))
-        }
-        defer { handshakeTimer.cancel() }
+        return TransportConnection(answerID: answerID, items: items)
+    }
+
+    /// Sends `opening`, then emits the answer's id and each item as it arrives; throws the close
+    /// error, or the refusal, as a ``CadenceClientError``. Returns once the reader has gone.
+    private func converse(_ opening: String, emit: @escaping @Sendable (WebSocketArrival) -> Bool) async throws {
+        let (url, maxMessageBytes) = (self.url, self.maxMessageBytes)
         do {
-            for try await answerID in answerIDs { return TransportConnection(answerID: answerID, items: items) }
-            try Task.checkCancellation()
-            throw WebSocketMessages.closedBeforeAnswer
+            var configuration = WebSocketClientConfiguration()
+            configuration.maxFrameSize = maxMessageBytes
+            if let bearerToken { configuration.additionalHeaders[.authorization] = "Bearer " + bearerToken }
+            let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                inbound, outbound, _ in
+                try await outbound.write(.text(opening))
+                var messages = inbound.messages(maxSize: maxMessageBytes).makeAsyncIterator()
+                var first = true
+                while let message = try await messages.next() {
+                    guard case .text(let text) = message else { continue }
+                    defer { first = false }
+                    guard emit(try WebSocketMessages.arrival(in: text, first: first)) else { return }
+                }
+            }
+            if let error = WebSocketMessages.closeError(close) { throw error }
         } catch {
-            task.cancel()
-            throw error
+            if error as? WebSocketClientError == .webSocketUpgradeFailed,
+                let refusal = await Self.refusalReason(baseURL: baseURL, bearerToken: bearerToken)
+            {
+                throw refusal
+            }
+            throw WebSocketMessages.clientError(error)
         }
     }
 

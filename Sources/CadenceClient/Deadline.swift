@@ -1,11 +1,24 @@
 import NIOConcurrencyHelpers
 
+// The one deadline of the package, used by the client's WebSocket handshake, the server's
+// database calls and every wait in the tests. It lives in CadenceClient, the lowest module all of
+// them import that may use NIO's locks (CadenceCore has no dependencies), and is `package`, not
+// public API.
+
 /// Runs `body`, throwing ``DeadlineExceeded`` if it takes longer than `timeout` on `clock`.
 ///
 /// The caller gets its answer at the deadline even if `body` ignores cancellation (a query waiting for
-/// a connection to a database that is down): `body` is cancelled and left to end on its own.
-func withDeadline<T: Sendable>(
-    _ timeout: Duration, clock: any Clock<Duration>, _ body: @escaping @Sendable () async throws -> T
+/// a connection to a database that is down, a stuck wait in a test): `body` is cancelled and left to
+/// end on its own. A caller that is cancelled gets `CancellationError` at once, and `body` is cancelled.
+///
+/// - Parameters:
+///   - timeout: how long `body` may take.
+///   - clock: what `timeout` is measured on.
+///   - what: what was waited for, in words, for the error's message.
+///   - body: the work.
+package func withDeadline<T: Sendable>(
+    _ timeout: Duration, clock: any Clock<Duration>, waitingFor what: String? = nil,
+    _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = DeadlineOutcome<T>()
     return try await withTaskCancellationHandler {
@@ -17,7 +30,7 @@ func withDeadline<T: Sendable>(
             let timer = Task {
                 do { try await clock.sleep(for: timeout) } catch { return }
                 work.cancel()
-                outcome.resume(.failure(DeadlineExceeded(timeout: timeout)))
+                outcome.resume(.failure(DeadlineExceeded(what: what, timeout: timeout)))
             }
             outcome.onResume { work.cancel(); timer.cancel() }
         }
@@ -68,8 +81,13 @@ private final class DeadlineOutcome<T: Sendable>: Sendable {
     }
 }
 
-/// A call did not finish within its time.
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    var timeout: Duration
-    var description: String { "no answer within \(timeout)" }
+/// A call did not finish within its time (``withDeadline(_:clock:waitingFor:_:)``).
+package struct DeadlineExceeded: Error, CustomStringConvertible {
+    /// What was waited for, in words, when the caller said.
+    package var what: String?
+    package var timeout: Duration
+    package var description: String {
+        if let what { return "\(what) did not happen within \(timeout)" }
+        return "no answer within \(timeout)"
+    }
 }
