@@ -20,4 +20,13 @@ package enum MachineLoad {
         let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]
         return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
+
+    /// The CPU seconds every other process spent since `machineBefore` (``busyCPUSeconds()`` then),
+    /// given the `measured` seconds of the processes the benchmark times itself. `/proc/stat` counts
+    /// whole ticks (1/100 s) sampled on each core, the processes' own times are exact, so the
+    /// difference is good to a few ticks per core and second: a machine with nothing else running
+    /// can make it slightly negative, which is reported as 0.
+    package static func otherCPUSeconds(since machineBefore: Double, measured: Double) -> Double {
+        max(0, busyCPUSeconds() - machineBefore - measured)
+    }
 }

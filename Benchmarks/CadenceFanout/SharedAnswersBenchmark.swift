@@ -159,7 +159,8 @@ enum SharedAnswersBenchmark {
             lost: targets.count * tokens - received,
             failures: all.compactMap(\.failure),
             serverCPU: cpuUsed,
-            otherCPU: MachineLoad.busyCPUSeconds() - machineBefore - cpuUsed - (processCPUSeconds() - clientBefore),
+            otherCPU: MachineLoad.otherCPUSeconds(
+                since: machineBefore, measured: cpuUsed + processCPUSeconds() - clientBefore),
             loadAverage: load)
     }
 }

@@ -63,7 +63,8 @@ struct StreamsRun {
             of: connected, deadline: plan.interval * plan.tokens + .seconds(120))
         outcome.streamingResident = await sampler.stop()
         (outcome.serverCPU, outcome.clientCPU) = (node.cpuSeconds() - serverCPU, processCPUSeconds() - clientCPU)
-        outcome.otherCPU = MachineLoad.busyCPUSeconds() - machineCPU - outcome.serverCPU - outcome.clientCPU
+        outcome.otherCPU = MachineLoad.otherCPUSeconds(
+            since: machineCPU, measured: outcome.serverCPU + outcome.clientCPU)
         outcome.peak = node.memory().peak
         // Closing ten thousand connections at once is work of its own for the server: measured apart.
         let serverCPUBeforeClose = node.cpuSeconds()

@@ -49,28 +49,29 @@ final class ServerMetrics: Sendable {
             .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120), .seconds(300),
         ]
         answersStarted = CoreMetrics.Counter(label: "cadence_answers_started_total", factory: factory)
-        answersEnded = Dictionary(
-            uniqueKeysWithValues: AnswerEnding.serverLabels.map { label in
-                let counter = CoreMetrics.Counter(
-                    label: "cadence_answers_ended_total", dimensions: [("ending", label)], factory: factory)
-                return (label, counter)
-            })
+        answersEnded = Self.counters("cadence_answers_ended_total", by: "ending", AnswerEnding.serverLabels, factory)
         activeAnswers = Meter(label: "cadence_active_answers", factory: factory)
         events = CoreMetrics.Counter(label: "cadence_events_appended_total", factory: factory)
         leaseTakeovers = CoreMetrics.Counter(label: "cadence_lease_takeovers_total", factory: factory)
         activeReaders = Meter(label: "cadence_active_readers", factory: factory)
         resumes = CoreMetrics.Counter(label: "cadence_resumes_total", factory: factory)
         firstToken = CoreMetrics.Timer(label: "cadence_model_first_token_seconds", factory: factory)
-        refusals = Dictionary(
-            uniqueKeysWithValues: Self.refusalCodes.map { code in
-                let counter = CoreMetrics.Counter(
-                    label: "cadence_requests_refused_total", dimensions: [("code", code)], factory: factory)
-                return (code, counter)
-            })
+        refusals = Self.counters("cadence_requests_refused_total", by: "code", Self.refusalCodes, factory)
         headTimeouts = CoreMetrics.Counter(label: "cadence_request_head_timeouts_total", factory: factory)
         // Every series exists from the start, so a dashboard sees 0 rather than nothing.
         activeAnswers.set(0)
         activeReaders.set(0)
+    }
+
+    /// One counter `label` per value of the dimension `dimension`, each made now so that it reads 0
+    /// before its first increment.
+    private static func counters(
+        _ label: String, by dimension: String, _ values: [String], _ factory: PrometheusMetricsFactory
+    ) -> [String: CoreMetrics.Counter] {
+        Dictionary(
+            uniqueKeysWithValues: values.map { value in
+                (value, CoreMetrics.Counter(label: label, dimensions: [(dimension, value)], factory: factory))
+            })
     }
 
     /// An answer's engine started on this node.
