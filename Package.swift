@@ -9,7 +9,7 @@ import PackageDescription
 //   CadenceEngine                                  answer engines (corpus retrieval in FTS5, page text) → Core, Markdown, GRDB
 //   CadenceClient                                  AsyncHTTPClient transports          → Core
 //   CadenceSearch                                  search sources (corpus, web, papers), response cache → Core, Engine, Client, GRDB
-//   CadenceResearch                                model-driven deep research          → Core, Engine, Client, Search, Web
+//   CadenceResearch                                model-driven deep research          → Core, Markdown, Engine, Client, Search, Web
 //   CadenceWeb                                     guarded page fetching               → Engine
 //   CadenceServer                                  Hummingbird reference server        → Core, Engine, Client
 //   CadenceOracles                                 properties the fuzzers and regression tests check
@@ -99,7 +99,7 @@ let package = Package(
             ]),
         .target(
             name: "CadenceResearch",
-            dependencies: ["CadenceCore", "CadenceEngine", "CadenceClient", "CadenceSearch", "CadenceWeb"]),
+            dependencies: ["CadenceCore", "CadenceMarkdown", "CadenceEngine", "CadenceClient", "CadenceSearch", "CadenceWeb"]),
         .target(
             name: "CadenceWeb",
             dependencies: [

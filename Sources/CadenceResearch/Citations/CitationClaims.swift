@@ -1,3 +1,5 @@
+import CadenceMarkdown
+
 /// Follows the sentences of an answer's prose and decides which words each citation backs.
 ///
 /// A citation backs the words between the previous citation group of its sentence (or the

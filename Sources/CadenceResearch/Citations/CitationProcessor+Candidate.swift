@@ -1,3 +1,5 @@
+import CadenceMarkdown
+
 extension CitationProcessor {
     /// An opening bracket and what followed it, while it may still be a citation.
     struct Candidate: Sendable {

@@ -1,4 +1,5 @@
 public import CadenceCore
+import CadenceMarkdown
 
 /// Checks the citations of a model's answer while it streams.
 ///
@@ -35,7 +36,7 @@ public struct CitationProcessor: Sendable {
     var out: [UInt8] = []
     var claims = CitationClaims()
     var ordinal = 0
-    var context = MarkdownContext()
+    var context = StreamingCodeContext()
     /// Spaces not yet sent: they go with what follows, unless a dropped citation follows them.
     var heldSpace: [UInt8] = []
     /// A bracket that may become a citation.

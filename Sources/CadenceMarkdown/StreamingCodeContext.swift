@@ -1,12 +1,11 @@
-/// Just enough of markdown's structure to know where brackets are text: code spans, code fences
-/// and backslash escapes. It sees one byte at a time (the marks are ASCII; the bytes of other
-/// characters never match them) and never looks back.
+/// Just enough of markdown's structure to know, byte by byte as text streams in, where it is code:
+/// code spans, code fences and backslash escapes. It sees one byte at a time (the marks are ASCII;
+/// the bytes of other characters never match them) and never looks back.
 ///
-/// Not CadenceMarkdown's parser, which reads the same rules: `CitationProcessor` must decide about
-/// each byte of the model's text as it arrives, to send it on or hold it, and the parser settles a
-/// code span or a fence only once its line or block is complete. This is the byte-at-a-time subset
-/// that decision needs.
-struct MarkdownContext: Sendable {
+/// The parser reads the same rules but settles a code span or a fence only once its line or block
+/// is complete; a reader that must decide about each byte as it arrives (research's
+/// `CitationProcessor`, which sends a byte on or holds it) uses this byte-at-a-time subset instead.
+package struct StreamingCodeContext: Sendable {
     private enum Mode: Sendable {
         case prose
         case codeSpan(ticks: Int)
@@ -35,22 +34,24 @@ struct MarkdownContext: Sendable {
     /// Spaces at the start of the current line, or `nil` once something else was on it.
     private var lineLead: Int? = 0
     /// The previous character was an unescaped backslash.
-    var escaped = false
+    package var escaped = false
+
+    package init() {}
 
     /// At a line's start (up to three spaces in), where fences and reference definitions begin.
-    var atLineStart: Bool { lineLead.map { $0 <= 3 } ?? false }
+    package var atLineStart: Bool { lineLead.map { $0 <= 3 } ?? false }
     /// Nothing but spaces on the current line so far.
-    var lineIsBlank: Bool { lineLead != nil }
-    var inFence: Bool { if case .fence = mode { true } else { false } }
-    var inCodeSpan: Bool { if case .codeSpan = mode { true } else { false } }
+    package var lineIsBlank: Bool { lineLead != nil }
+    package var inFence: Bool { if case .fence = mode { true } else { false } }
+    package var inCodeSpan: Bool { if case .codeSpan = mode { true } else { false } }
 
     /// Whether `scalar` ends a run of backticks or tildes being counted.
-    func endsRun(before scalar: UInt8) -> Bool {
+    package func endsRun(before scalar: UInt8) -> Bool {
         run.map { $0.mark != scalar } ?? false
     }
 
     /// Counts a backtick, or a tilde of a possible fence; `false` for any other character.
-    mutating func startsOrExtendsRun(_ scalar: UInt8) -> Bool {
+    package mutating func startsOrExtendsRun(_ scalar: UInt8) -> Bool {
         guard scalar == .backtick || (scalar == .tilde && (run != nil || atLineStart)) else { return false }
         if run == nil { run = Run(mark: scalar, length: 0, atLineStart: atLineStart) }
         run!.length += 1
@@ -60,7 +61,7 @@ struct MarkdownContext: Sendable {
     /// The run of backticks or tildes ended: it may open a fence, or open or close a code span.
     /// Returns `true` when a fence opened (the prose before it has ended).
     @discardableResult
-    mutating func endRun() -> Bool {
+    package mutating func endRun() -> Bool {
         guard let run else { return false }
         self.run = nil
         if run.atLineStart && run.length >= 3 {
@@ -77,10 +78,10 @@ struct MarkdownContext: Sendable {
     }
 
     /// A blank line ends the paragraph, and with it a code span that never closed.
-    mutating func closeCodeSpan() { mode = .prose }
+    package mutating func closeCodeSpan() { mode = .prose }
 
     /// One byte inside a fence: a line of the fence's mark, at least as long, closes it.
-    mutating func fence(_ scalar: UInt8) {
+    package mutating func fence(_ scalar: UInt8) {
         guard case .fence(var fence) = mode else { return }
         switch (fence.line, scalar) {
         case (.run(let n), .lineFeed) where n >= fence.length, (.trail(let n), .lineFeed) where n >= fence.length:
@@ -97,12 +98,12 @@ struct MarkdownContext: Sendable {
     }
 
     /// A space that is held, not yet sent, still counts towards the line's indentation.
-    mutating func sawSpace() { lineLead? += 1 }
+    package mutating func sawSpace() { lineLead? += 1 }
     /// A character that is held, not yet sent (an opening bracket), ends the line's indentation.
-    mutating func sawContent() { lineLead = nil }
+    package mutating func sawContent() { lineLead = nil }
 
     /// A character was sent.
-    mutating func sent(_ scalar: UInt8) {
+    package mutating func sent(_ scalar: UInt8) {
         switch scalar {
         case .lineFeed: lineLead = 0
         case .space, .tab: lineLead? += 1
@@ -111,17 +112,18 @@ struct MarkdownContext: Sendable {
     }
 }
 
+/// The ASCII marks markdown is read by, as bytes.
 extension UInt8 {
-    static let lineFeed = UInt8(ascii: "\n")
-    static let space = UInt8(ascii: " ")
-    static let tab = UInt8(ascii: "\t")
-    static let backtick = UInt8(ascii: "`")
-    static let tilde = UInt8(ascii: "~")
-    static let backslash = UInt8(ascii: "\\")
-    static let openBracket = UInt8(ascii: "[")
-    static let closeBracket = UInt8(ascii: "]")
+    package static let lineFeed = UInt8(ascii: "\n")
+    package static let space = UInt8(ascii: " ")
+    package static let tab = UInt8(ascii: "\t")
+    package static let backtick = UInt8(ascii: "`")
+    package static let tilde = UInt8(ascii: "~")
+    package static let backslash = UInt8(ascii: "\\")
+    package static let openBracket = UInt8(ascii: "[")
+    package static let closeBracket = UInt8(ascii: "]")
 
-    var isSpaceOrTab: Bool { self == .space || self == .tab }
+    package var isSpaceOrTab: Bool { self == .space || self == .tab }
     /// ASCII whitespace (other whitespace is rare in prose and counts as a word character here).
-    var isWhitespace: Bool { isSpaceOrTab || self == .lineFeed || self == 0x0D }
+    package var isWhitespace: Bool { isSpaceOrTab || self == .lineFeed || self == 0x0D }
 }
