@@ -2,7 +2,7 @@ public import CadenceCore
 public import CadenceEngine
 
 /// An engine whose answers a model drives through a machine of its own, run in
-/// ``AnswerEngine/produce(_:emit:)``: ``ChatEngine`` and ``ModelResearchEngine``.
+/// `AnswerEngine.produce(_:emit:)`: ``ChatEngine`` and ``ModelResearchEngine``.
 ///
 /// Its machine keeps the answer's time budget on the engine's clock and reports the time used in
 /// the completion's `budget`, so the engine takes a server's limit into its configuration instead

@@ -34,7 +34,7 @@ public struct Source: Sendable, Hashable, Identifiable {
         set { details[keyPath: member] = newValue }
     }
 
-    /// The year of ``published`` (its first four characters when they are digits), for source lists.
+    /// The year of ``SourceDetails/published`` (its first four characters when they are digits), for source lists.
     public var year: String? { Self.year(of: details.published) }
 
     /// The year a `published` date starts with, if it starts with four digits.
