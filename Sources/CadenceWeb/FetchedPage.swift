@@ -18,12 +18,4 @@ public struct FetchedPage: Sendable, Hashable {
     public var byteCount: Int
     /// The title and the readable text (`HTMLTextExtractor` for HTML; plain text as it is).
     public var text: ExtractedPage
-
-    public init(requestedURL: URL, url: URL, mediaType: String, byteCount: Int, text: ExtractedPage) {
-        self.requestedURL = requestedURL
-        self.url = url
-        self.mediaType = mediaType
-        self.byteCount = byteCount
-        self.text = text
-    }
 }

@@ -13,12 +13,6 @@ public struct PageFetchError: Error, Sendable, Hashable, CustomStringConvertible
     /// What happened, for people.
     public var message: String
 
-    public init(_ code: Code, url: String, message: String) {
-        self.code = code
-        self.url = url
-        self.message = message
-    }
-
     public var description: String { "\(code.verb) \(url): \(message)" }
 
     /// What kind of failure it was.

@@ -16,13 +16,13 @@ extension PageFetcher {
     func checkedTarget(_ url: URL) async throws -> CheckedTarget {
         let text = url.absoluteString
         guard let scheme = url.scheme?.lowercased() else {
-            throw PageFetchError(.invalidURL, url: text, message: "not an absolute URL")
+            throw PageFetchError(code: .invalidURL, url: text, message: "not an absolute URL")
         }
         guard scheme == "http" || scheme == "https" else {
-            throw PageFetchError(.unsupportedScheme, url: text, message: "only http and https pages are read")
+            throw PageFetchError(code: .unsupportedScheme, url: text, message: "only http and https pages are read")
         }
         guard let rawHost = url.host, !rawHost.isEmpty else {
-            throw PageFetchError(.invalidURL, url: text, message: "the URL has no host")
+            throw PageFetchError(code: .invalidURL, url: text, message: "the URL has no host")
         }
         let clientHost =
             rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
@@ -31,7 +31,7 @@ extension PageFetcher {
         let host: String
         switch HostSpelling.classify(clientHost) {
         case .invalid:
-            throw PageFetchError(.invalidURL, url: text, message: "\(rawHost) is neither a valid address nor a name")
+            throw PageFetchError(code: .invalidURL, url: text, message: "\(rawHost) is neither a valid address nor a name")
         case .address(let address):
             addresses = [address]
             host = address.description
@@ -41,11 +41,11 @@ extension PageFetcher {
                 addresses = try await resolver.addresses(of: name)
             } catch {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
-                throw PageFetchError(.unresolvableHost, url: text, message: "cannot resolve \(name): \(error)")
+                throw PageFetchError(code: .unresolvableHost, url: text, message: "cannot resolve \(name): \(error)")
             }
         }
         guard !addresses.isEmpty else {
-            throw PageFetchError(.unresolvableHost, url: text, message: "\(host) has no address")
+            throw PageFetchError(code: .unresolvableHost, url: text, message: "\(host) has no address")
         }
         // Every address is checked, not only the one connected to: a name that also resolves
         // inside the network is refused whole.
@@ -53,7 +53,7 @@ extension PageFetcher {
             if let reason = AddressGuard.refusal(for: candidate) {
                 let via = candidate.description == host ? "" : " (\(host) resolves to it)"
                 throw PageFetchError(
-                    .refusedAddress, url: text,
+                    code: .refusedAddress, url: text,
                     message: "\(candidate) is \(reason)\(via); --fetch-allow \(FetchAllowance(host: host, port: port)) "
                         + "would allow it")
             }

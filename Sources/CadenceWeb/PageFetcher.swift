@@ -63,7 +63,7 @@ public final class PageFetcher: Sendable {
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let page = first else {
-                    throw PageFetchError(.timedOut, url: url.absoluteString, message: "no whole page within \(timeout)")
+                    throw PageFetchError(code: .timedOut, url: url.absoluteString, message: "no whole page within \(timeout)")
                 }
                 return page
             }
@@ -71,9 +71,9 @@ public final class PageFetcher: Sendable {
             throw error
         } catch {
             if error is CancellationError || Task.isCancelled {
-                throw PageFetchError(.cancelled, url: url.absoluteString, message: "the fetch was cancelled")
+                throw PageFetchError(code: .cancelled, url: url.absoluteString, message: "the fetch was cancelled")
             }
-            throw PageFetchError(.transport, url: url.absoluteString, message: "\(error)")
+            throw PageFetchError(code: .transport, url: url.absoluteString, message: "\(error)")
         }
     }
 
@@ -91,11 +91,11 @@ public final class PageFetcher: Sendable {
             case .redirect(let location):
                 guard redirects < policy.maxRedirects else {
                     throw PageFetchError(
-                        .tooManyRedirects, url: url.absoluteString,
+                        code: .tooManyRedirects, url: url.absoluteString,
                         message: "more than \(policy.maxRedirects) redirects (the last to \(location))")
                 }
                 guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                    throw PageFetchError(.invalidURL, url: location, message: "a redirect from \(current) to a bad URL")
+                    throw PageFetchError(code: .invalidURL, url: location, message: "a redirect from \(current) to a bad URL")
                 }
                 redirects += 1
                 current = next
@@ -125,7 +125,7 @@ public final class PageFetcher: Sendable {
                 failure = error.error
             }
         }
-        throw failure ?? PageFetchError(.transport, url: url.absoluteString, message: "no address to connect to")
+        throw failure ?? PageFetchError(code: .transport, url: url.absoluteString, message: "no address to connect to")
     }
 
     /// A request that failed before any response: the next checked address may do better.
@@ -163,18 +163,18 @@ public final class PageFetcher: Sendable {
             response = try await client.execute(request, deadline: .now() + TimeAmount(policy.pageTimeout))
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            throw ConnectionFailure(error: PageFetchError(.transport, url: url.absoluteString, message: "\(error)"))
+            throw ConnectionFailure(error: PageFetchError(code: .transport, url: url.absoluteString, message: "\(error)"))
         }
         let status = Int(response.status.code)
         if [301, 302, 303, 307, 308].contains(status) {
             guard let location = response.headers["Location"].first else {
                 throw PageFetchError(
-                    .httpStatus(status), url: url.absoluteString, message: "a redirect with no Location")
+                    code: .httpStatus(status), url: url.absoluteString, message: "a redirect with no Location")
             }
             return .redirect(location: location)
         }
         guard (200..<300).contains(status) else {
-            throw PageFetchError(.httpStatus(status), url: url.absoluteString, message: "HTTP \(status)")
+            throw PageFetchError(code: .httpStatus(status), url: url.absoluteString, message: "HTTP \(status)")
         }
         let contentType = response.headers["Content-Type"].first ?? ""
         let mediaType =
@@ -183,11 +183,11 @@ public final class PageFetcher: Sendable {
             } ?? ""
         guard policy.mediaTypes.contains(mediaType) else {
             throw PageFetchError(
-                .unsupportedContentType, url: url.absoluteString,
+                code: .unsupportedContentType, url: url.absoluteString,
                 message: "\(mediaType.isEmpty ? "no Content-Type" : mediaType) is not a page research reads")
         }
         let tooLarge = PageFetchError(
-            .tooLarge, url: url.absoluteString, message: "longer than \(policy.maxBytes) bytes")
+            code: .tooLarge, url: url.absoluteString, message: "longer than \(policy.maxBytes) bytes")
         if let length = response.headers["Content-Length"].first.flatMap(Int.init), length > policy.maxBytes {
             throw tooLarge
         }
@@ -201,7 +201,7 @@ public final class PageFetcher: Sendable {
             throw error
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            throw PageFetchError(.transport, url: url.absoluteString, message: "the body broke off: \(error)")
+            throw PageFetchError(code: .transport, url: url.absoluteString, message: "the body broke off: \(error)")
         }
         return .body(mediaType: mediaType, charset: PageCharset.charsetParameter(of: contentType), bytes: bytes)
     }

@@ -20,7 +20,7 @@ import Testing
     }
 
     static func error(_ fetcher: PageFetcher, _ url: String) async -> PageFetchError? {
-        guard let parsed = URL(string: url) else { return PageFetchError(.invalidURL, url: url, message: "unparsed") }
+        guard let parsed = URL(string: url) else { return PageFetchError(code: .invalidURL, url: url, message: "unparsed") }
         do {
             _ = try await fetcher.fetch(parsed)
             return nil

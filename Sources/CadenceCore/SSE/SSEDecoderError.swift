@@ -24,13 +24,6 @@ public struct SSEDecoderError: Error, Sendable, Hashable, CustomStringConvertibl
     /// lower bound on the real size, since the decoder stops reading at the limit.
     public var seen: Int
 
-    /// Creates an error.
-    public init(code: Code, limit: Int, seen: Int) {
-        self.code = code
-        self.limit = limit
-        self.seen = seen
-    }
-
     public var description: String {
         switch code {
         case .eventTooLarge:

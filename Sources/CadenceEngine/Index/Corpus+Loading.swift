@@ -12,7 +12,7 @@ extension Corpus {
     public static func bundled() throws(CorpusError) -> Corpus {
         guard let folder = Bundle.module.url(forResource: "Corpus", withExtension: nil) else {
             throw CorpusError(
-                .missingBundle, path: Bundle.module.bundlePath,
+                code: .missingBundle, path: Bundle.module.bundlePath,
                 message: "the bundled corpus is missing; rebuild Cadence so its resources are copied")
         }
         let root = folder.standardizedFileURL
@@ -46,7 +46,7 @@ extension Corpus {
         try self.init(index: index)
         guard passageCount > 0 else {
             throw CorpusError(
-                .empty, path: directory.standardizedFileURL.path, message: "its documents contain no text to search")
+                code: .empty, path: directory.standardizedFileURL.path, message: "its documents contain no text to search")
         }
     }
 

@@ -12,12 +12,6 @@ public struct CorpusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, for people.
     public var message: String
 
-    public init(_ code: Code, path: String, message: String) {
-        self.code = code
-        self.path = path
-        self.message = message
-    }
-
     public var description: String { "cannot load a corpus from \(path): \(message)" }
 
     /// What kind of failure it was.

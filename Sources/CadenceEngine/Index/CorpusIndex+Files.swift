@@ -9,13 +9,13 @@ extension CorpusIndex {
         let rootPath = root.path
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: rootPath, isDirectory: &isDirectory) else {
-            throw CorpusError(.notFound, path: rootPath, message: "no such folder")
+            throw CorpusError(code: .notFound, path: rootPath, message: "no such folder")
         }
         guard isDirectory.boolValue else {
-            throw CorpusError(.notADirectory, path: rootPath, message: "it is a file; pass the folder that contains it")
+            throw CorpusError(code: .notADirectory, path: rootPath, message: "it is a file; pass the folder that contains it")
         }
         guard let walker = manager.enumerator(atPath: rootPath), manager.isReadableFile(atPath: rootPath) else {
-            throw CorpusError(.unreadable, path: rootPath, message: "the folder cannot be listed")
+            throw CorpusError(code: .unreadable, path: rootPath, message: "the folder cannot be listed")
         }
         var files: [FileStamp] = []
         while let subpath = walker.nextObject() as? String {
@@ -36,7 +36,7 @@ extension CorpusIndex {
         }
         guard !files.isEmpty else {
             throw CorpusError(
-                .empty, path: rootPath,
+                code: .empty, path: rootPath,
                 message: "it holds no .md, .markdown, .txt or .html files; add some, or point at another folder")
         }
         return files
@@ -49,7 +49,7 @@ extension CorpusIndex {
     ) throws(CorpusError) -> Document {
         let file = root.appendingPathComponent(subpath)
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw CorpusError(.unreadable, path: file.path, message: "the file cannot be read; check its permissions")
+            throw CorpusError(code: .unreadable, path: file.path, message: "the file cannot be read; check its permissions")
         }
         let components = subpath.split(separator: "/").map(String.init)
         let inSubfolder = components.count > 1

@@ -35,7 +35,7 @@ public final class CorpusIndex: Sendable {
             database = pool
         } catch {
             throw CorpusError(
-                .index, path: path,
+                code: .index, path: path,
                 message: "the index cannot be opened for writing (\(error)); pass --index with a writable file path")
         }
     }
@@ -48,7 +48,7 @@ public final class CorpusIndex: Sendable {
             try Self.migrator.migrate(queue)
             database = queue
         } catch {
-            throw CorpusError(.index, path: ":memory:", message: "an index in memory cannot be made (\(error))")
+            throw CorpusError(code: .index, path: ":memory:", message: "an index in memory cannot be made (\(error))")
         }
     }
 
@@ -105,7 +105,7 @@ public final class CorpusIndex: Sendable {
         do {
             return try database.read(body)
         } catch {
-            throw CorpusError(.index, path: path ?? ":memory:", message: "the index cannot be read (\(error))")
+            throw CorpusError(code: .index, path: path ?? ":memory:", message: "the index cannot be read (\(error))")
         }
     }
 
@@ -114,7 +114,7 @@ public final class CorpusIndex: Sendable {
         do {
             return try database.write(body)
         } catch {
-            throw CorpusError(.index, path: path ?? ":memory:", message: "the index cannot be written (\(error))")
+            throw CorpusError(code: .index, path: path ?? ":memory:", message: "the index cannot be written (\(error))")
         }
     }
 }
