@@ -101,11 +101,10 @@ public struct ChatMachine: Sendable {
     /// When the driver must call ``deadlinePassed(now:)`` if nothing else happens first: the model
     /// call's idle deadline, the end of a retry wait, or the end of the answer's time budget.
     public var nextDeadline: Duration? {
-        let budget = configuration.maxAnswerTime
         switch state {
-        case .calling(let call): return min(call.lastActivityAt + configuration.modelIdleTimeout, budget)
-        case .waitingToRetry(_, let until): return min(until, budget)
-        case .idle, .finished: return nil
+        case .calling(let call): configuration.withinBudget(configuration.idleDeadline(after: call.lastActivityAt))
+        case .waitingToRetry(_, let until): configuration.withinBudget(until)
+        case .idle, .finished: nil
         }
     }
 
@@ -176,7 +175,7 @@ public struct ChatMachine: Sendable {
         switch state {
         case .waitingToRetry(let attempt, let until) where now >= until:
             return call(attempt: attempt + 1, now: now)
-        case .calling(let call) where now >= call.lastActivityAt + configuration.modelIdleTimeout:
+        case .calling(let call) where now >= configuration.idleDeadline(after: call.lastActivityAt):
             return fail(
                 code: "model_timeout",
                 message: "the model sent nothing for \(configuration.modelIdleTimeout.secondsText) s; the answer ends here",

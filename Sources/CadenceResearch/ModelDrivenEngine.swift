@@ -15,10 +15,20 @@ public protocol ModelDrivenEngine: AnswerEngine {
     var observer: (any AnswerEngineObserver)? { get set }
 }
 
-/// The limit of a model-driven answer that the engine's own machine enforces.
+/// The time limits of a model-driven answer that the engine's own machine enforces.
 public protocol ModelAnswerLimits: Sendable {
     /// How long one answer may take, from its start to its terminal event.
     var maxAnswerTime: Duration { get set }
+    /// How long a model call may send nothing before the answer ends.
+    var modelIdleTimeout: Duration { get }
+}
+
+extension ModelAnswerLimits {
+    /// When a model call last heard from at `lastActivity` has been silent too long.
+    func idleDeadline(after lastActivity: Duration) -> Duration { lastActivity + modelIdleTimeout }
+
+    /// `deadline`, or the end of the answer's time budget if that comes first.
+    func withinBudget(_ deadline: Duration) -> Duration { min(deadline, maxAnswerTime) }
 }
 
 extension ModelDrivenEngine {

@@ -70,7 +70,7 @@ extension ResearchMachine {
         case .waitingToRetry(var model, let until) where now >= until:
             model.attempt += 1
             return call(model, now: now)
-        case .calling(let call) where now >= call.lastActivityAt + configuration.modelIdleTimeout:
+        case .calling(let call) where now >= configuration.idleDeadline(after: call.lastActivityAt):
             let seconds = configuration.modelIdleTimeout.secondsText
             return fail(
                 code: "model_timeout",

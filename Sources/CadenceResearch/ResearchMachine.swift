@@ -164,12 +164,11 @@ public struct ResearchMachine: Sendable {
     /// call's idle deadline, the end of a retry wait, or the end of the answer's time budget
     /// (``ResearchConfiguration/maxAnswerTime``), whichever comes first.
     public var nextDeadline: Duration? {
-        let budget = configuration.maxAnswerTime
         switch state {
-        case .calling(let call): return min(call.lastActivityAt + configuration.modelIdleTimeout, budget)
-        case .waitingToRetry(_, let until): return min(until, budget)
-        case .searching, .readingPages: return budget
-        case .idle, .finished: return nil
+        case .calling(let call): configuration.withinBudget(configuration.idleDeadline(after: call.lastActivityAt))
+        case .waitingToRetry(_, let until): configuration.withinBudget(until)
+        case .searching, .readingPages: configuration.maxAnswerTime
+        case .idle, .finished: nil
         }
     }
 
