@@ -150,7 +150,9 @@ enum AnswerStreamDriver {
         }
     }
 
-    /// Opens one connection in a task of its own and delivers everything it reads.
+    /// Opens one connection in a task of its own and delivers everything it reads. An SSE
+    /// connection's items are delivered by the event loop that decodes them; this task only waits
+    /// for the connection's end.
     static func openConnection(
         stream: AnswerStream, resume: ResumeCursor?, deliver: @escaping @Sendable (Delivery) -> Void
     ) -> Task<Void, Never> {
@@ -164,7 +166,7 @@ enum AnswerStreamDriver {
             }
             deliver(.opened(answerID: connection.answerID))
             do {
-                for try await item in connection.items { deliver(.item(item)) }
+                try await connection.items.deliver { deliver(.item($0)) }
                 if !Task.isCancelled { deliver(.closed) }
             } catch {
                 if !Task.isCancelled { deliver(.failed(failure(error, beforeFirstByte: false))) }
