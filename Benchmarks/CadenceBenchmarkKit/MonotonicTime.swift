@@ -37,6 +37,18 @@ package func raiseOpenFileLimit() -> Int {
     return Int(limit.rlim_cur)
 }
 
+/// How many times this process's threads have stopped running so far: blocked to wait
+/// (voluntary) or preempted. Each wait a thread is woken from counts once.
+package func processContextSwitches() -> Int {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return usage.ru_nvcsw + usage.ru_nivcsw
+}
+
 /// The CPU time (user + system) this process has used so far, in seconds.
 package func processCPUSeconds() -> Double {
     var usage = rusage()
