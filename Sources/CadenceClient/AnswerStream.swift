@@ -58,13 +58,17 @@ public struct AnswerStream: AsyncSequence, Sendable {
         self.makeRandom = random
     }
 
-    public func makeAsyncIterator() -> AsyncStream<AnswerUpdate>.Iterator {
+    public func makeAsyncIterator() -> Iterator {
         // Counted until the driver ends, so that a process can wait for it (`waitUntilAllEnded()`).
         group?.begin()
-        return AsyncStream<AnswerUpdate>.producing { [self, group] emit in
-            await AnswerStreamDriver.run(self, clock: clock, emit: emit)
+        let channel = AnswerUpdateChannel()
+        let driver = Task { [self, group] in
+            await AnswerStreamDriver.run(self, clock: clock, emit: channel.yield)
             group?.end()
-        }.makeAsyncIterator()
+            channel.finish()
+        }
+        channel.onCancel { driver.cancel() }
+        return Iterator(channel)
     }
 }
 
