@@ -76,6 +76,7 @@ final class AnswerUpdateChannel: Sendable {
                 let ready = state.withLockedValue { state -> AnswerUpdate?? in
                     if let update = Self.take(&state) { return update }
                     if state.finished { return .some(nil) }
+                    precondition(state.waiter == nil, "an answer's updates have one reader at a time")
                     state.waiter = continuation
                     return nil
                 }

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 ///
 /// A transport that decodes its connection itself (``SSETransport``) hands over items that its
 /// event loop decodes as the bytes arrive: iterated, they come through one stream; read with
-/// ``deliver(to:)`` (as ``AnswerStream`` does), each is handed over where it was decoded, with no
+/// `deliver(to:)` (as ``AnswerStream`` does), each is handed over where it was decoded, with no
 /// task in between. Any other transport hands over a stream its own task fills.
 public struct TransportItems: AsyncSequence, Sendable {
     public typealias Element = TransportItem
