@@ -37,14 +37,27 @@ package func raiseOpenFileLimit() -> Int {
     return Int(limit.rlim_cur)
 }
 
+/// How many times this process's threads have stopped running so far: blocked to wait
+/// (voluntary) or preempted. Each wait a thread is woken from counts once.
+package func processContextSwitches() -> Int {
+    let usage = processUsage()
+    return usage.ru_nvcsw + usage.ru_nivcsw
+}
+
 /// The CPU time (user + system) this process has used so far, in seconds.
 package func processCPUSeconds() -> Double {
+    let usage = processUsage()
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// This process's resource usage so far, all its threads together.
+private func processUsage() -> rusage {
     var usage = rusage()
     #if canImport(Glibc)
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     #else
     getrusage(RUSAGE_SELF, &usage)
     #endif
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    return usage
 }

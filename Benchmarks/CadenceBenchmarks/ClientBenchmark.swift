@@ -55,6 +55,13 @@ enum ClientBenchmark {
         figures.add("cpu_us_per_token_1", perToken(phases.one), decimals: 1, "this process's CPU ÷ tokens, 1 stream")
         figures.add(
             "cpu_us_per_token_\(streams)", perToken(phases.many), decimals: 1, "this process's CPU ÷ tokens, \(streams) streams")
+        func switchesPerToken(_ phase: LatencyBenchmark.Phase) -> Double {
+            Double(phase.clientContextSwitches) / Double(max(1, phase.received))
+        }
+        figures.add(
+            "switches_per_token_1", switchesPerToken(phases.one), decimals: 2,
+            "this process's context switches ÷ tokens, 1 stream: the threads a token wakes")
+        figures.add("switches_per_token_\(streams)", switchesPerToken(phases.many), decimals: 2)
         figures.add(
             "floor_cpu_us_per_token", floor.cpuPerToken * 1e6, decimals: 2,
             "same decoders, machine and view model, one task, no socket")

@@ -33,6 +33,8 @@ enum LatencyBenchmark {
         var received, expected, failedStreams: Int
         /// CPU seconds of this process and of the server's, wall seconds, and the load average.
         var clientCPU, serverCPU, seconds, loadAverage: Double
+        /// This process's context switches (`processContextSwitches()`) while the answers streamed.
+        var clientContextSwitches = 0
         /// How long each display frame took on the main actor, in nanoseconds.
         var frames: Percentiles
     }
@@ -139,6 +141,7 @@ enum LatencyBenchmark {
                 for: "\(streams) streams connecting")
             let load = MachineLoad.loadAverage()
             let (serverCPU, clientCPU) = (node.cpuSeconds(), processCPUSeconds())
+            let switches = processContextSwitches()
             let start = ContinuousClock.now
             node.go()
             try await answers.wait(
@@ -146,11 +149,12 @@ enum LatencyBenchmark {
                 for: "\(streams) streams of \(plan.tokens) tokens")
             let seconds = (ContinuousClock.now - start).seconds
             let cpu = (client: processCPUSeconds() - clientCPU, server: node.cpuSeconds() - serverCPU)
+            let switched = processContextSwitches() - switches
             await answers.finish()
             return Phase(
                 streams: streams, latencies: Percentiles(recorder.latencies), received: recorder.tokens,
                 expected: streams * plan.tokens, failedStreams: answers.incompleteCount, clientCPU: cpu.client,
-                serverCPU: cpu.server, seconds: seconds, loadAverage: load,
+                serverCPU: cpu.server, seconds: seconds, loadAverage: load, clientContextSwitches: switched,
                 frames: Percentiles(answers.frameDurations.map { Int64($0.seconds * 1e9) }))
         } catch {
             await answers.cancel()

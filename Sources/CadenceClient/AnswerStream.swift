@@ -58,13 +58,17 @@ public struct AnswerStream: AsyncSequence, Sendable {
         self.makeRandom = random
     }
 
-    public func makeAsyncIterator() -> AsyncStream<AnswerUpdate>.Iterator {
+    public func makeAsyncIterator() -> Iterator {
         // Counted until the driver ends, so that a process can wait for it (`waitUntilAllEnded()`).
         group?.begin()
-        return AsyncStream<AnswerUpdate>.producing { [self, group] emit in
-            await AnswerStreamDriver.run(self, clock: clock, emit: emit)
+        let channel = AnswerUpdateChannel()
+        let driver = Task { [self, group] in
+            await AnswerStreamDriver.run(self, clock: clock, emit: channel.yield)
             group?.end()
-        }.makeAsyncIterator()
+            channel.finish()
+        }
+        channel.onCancel { driver.cancel() }
+        return Iterator(channel)
     }
 }
 
@@ -150,7 +154,9 @@ enum AnswerStreamDriver {
         }
     }
 
-    /// Opens one connection in a task of its own and delivers everything it reads.
+    /// Opens one connection in a task of its own and delivers everything it reads. An SSE
+    /// connection's items are delivered by the event loop that decodes them; this task only waits
+    /// for the connection's end.
     static func openConnection(
         stream: AnswerStream, resume: ResumeCursor?, deliver: @escaping @Sendable (Delivery) -> Void
     ) -> Task<Void, Never> {
@@ -164,7 +170,7 @@ enum AnswerStreamDriver {
             }
             deliver(.opened(answerID: connection.answerID))
             do {
-                for try await item in connection.items { deliver(.item(item)) }
+                try await connection.items.deliver { deliver(.item($0)) }
                 if !Task.isCancelled { deliver(.closed) }
             } catch {
                 if !Task.isCancelled { deliver(.failed(failure(error, beforeFirstByte: false))) }

@@ -8,14 +8,18 @@ package import NIOHTTP1
 ///
 /// It reads through ``ResponseStreamDelegate``, which sees every body part that arrived before a
 /// broken connection (AsyncHTTPClient's `HTTPClientResponse.Body` may drop some), so a reader keeps
-/// every byte that arrived.
+/// every byte that arrived. With ``PushedSSEItems``, a 200 response's body goes to them instead, to
+/// be decoded on the event loop as it arrives.
 struct HTTPBodyReader {
     let request: StreamingRequest
     private var parts: AsyncThrowingStream<ResponseStreamDelegate.Part, any Error>.AsyncIterator?
-    private var connection: OpenConnection?
+    private let pushedBody: PushedSSEItems?
+    /// The open request, once ``connect()`` returned: released, it is cancelled.
+    private(set) var connection: OpenConnection?
 
-    init(_ request: StreamingRequest) {
+    init(_ request: StreamingRequest, pushingBodyTo pushedBody: PushedSSEItems? = nil) {
         self.request = request
+        self.pushedBody = pushedBody
     }
 
     /// The next chunk of the body, or `nil` at its end. The first call sends the request.
@@ -36,11 +40,16 @@ struct HTTPBodyReader {
             }
         } catch {
             // Cancelling the reader's task cancels the request, which fails with the client's own error.
-            if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            throw CadenceClientError(
-                .transport, message: "the connection failed mid-stream: \(error)", retryable: true,
-                underlying: error)
+            if Task.isCancelled { throw CancellationError() }
+            throw Self.midStreamError(error)
         }
+    }
+
+    /// What a failure of the body after a 200 head is to the reader.
+    static func midStreamError(_ error: any Error) -> any Error {
+        if error is CancellationError { return error }
+        return CadenceClientError(
+            .transport, message: "the connection failed mid-stream: \(error)", retryable: true, underlying: error)
     }
 
     /// Sends the request and waits for a 200 response head; returns its headers. Called by the first
@@ -52,7 +61,7 @@ struct HTTPBodyReader {
         } catch {
             throw CadenceClientError(.invalidURL, message: "cannot request \(request.url): \(error)")
         }
-        let delegate = ResponseStreamDelegate()
+        let delegate = ResponseStreamDelegate(pushingBodyTo: pushedBody)
         // Not AsyncHTTPClient's `deadline`: with a delegate it fails the request in any state, so it
         // also cut a body that was still streaming (a research answer resumed every 30 s, a model's
         // answer was truncated after 60 s). The timeout bounds only the wait for the head.
@@ -98,7 +107,7 @@ struct HTTPBodyReader {
 }
 
 /// Cancels the request when the reader that owns it goes away without reading to the end.
-private final class OpenConnection: Sendable {
+final class OpenConnection: Sendable {
     let task: HTTPClient.Task<Void>
 
     init(task: HTTPClient.Task<Void>) {

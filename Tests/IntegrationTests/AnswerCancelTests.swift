@@ -107,6 +107,18 @@ struct AnswerCancelTests {
         }
     }
 
+    @Test func anAnswerStreamLeftEarlyCancelsTheAnswerOnTheServer() async throws {
+        let engine = ScriptedEngine()
+        try await withServer(engine: engine) { server in
+            engine.push(.token("Hello"))
+            let stream = AnswerStream(request: Self.question, transport: SSETransport(baseURL: server.baseURL))
+            for await update in stream {
+                if case .textAppended = update { break }
+            }
+            await engine.cancelled.wait()
+        }
+    }
+
     @Test(arguments: ["websocket", "polling"])
     func everyTransportSendsTheCancel(transportName: String) async throws {
         let engine = ScriptedEngine()

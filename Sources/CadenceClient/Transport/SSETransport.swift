@@ -46,15 +46,17 @@ public struct SSETransport: ResearchTransport {
     }
 
     public func open(_ request: AnswerRequest, resume: ResumeCursor?) async throws -> TransportConnection {
-        var reader = HTTPBodyReader(streamingRequest(request, resume: resume))
+        let items = PushedSSEItems(limits: limits)
+        var reader = HTTPBodyReader(streamingRequest(request, resume: resume), pushingBodyTo: items)
         let headers: HTTPHeaders
         do {
             headers = try await reader.connect()
         } catch {
             throw ServerAuthorization.explain(error, tokenSent: bearerToken != nil)
         }
+        items.keepOpen(reader.connection)
         let answerID = headers.first(name: "cadence-answer-id") ?? resume?.answerID
-        return TransportConnection(answerID: answerID, items: TransportItems(SSEItemReader(reader: reader, limits: limits)))
+        return TransportConnection(answerID: answerID, items: TransportItems(items))
     }
 
     /// `POST /v1/answers` for a new answer; `GET /v1/answers/{id}/events` with `Last-Event-ID` to resume.
