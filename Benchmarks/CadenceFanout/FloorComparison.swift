@@ -74,6 +74,9 @@ enum FloorComparison {
             figures.add("\(name)_load_average", outcome.load, decimals: 2, "1-minute, before the start signal")
         }
         figures.add("floor_idle_reader_bytes", floor.bytesPerReader, "floor node, per connected idle SSE reader")
+        figures.add(
+            "hummingbird_floor_idle_reader_bytes", hummingbird.bytesPerReader,
+            "the second floor's node, per connected idle SSE reader: what Hummingbird's request handling holds")
         if let failure = (cadence.failures + floor.failures + hummingbird.failures).first {
             figures.add("first_failure", failure)
         }
