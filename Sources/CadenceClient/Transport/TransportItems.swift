@@ -43,37 +43,40 @@ public struct TransportItems: AsyncSequence, Sendable {
         case .stream(let stream):
             for try await item in stream { body(item) }
         case .pushed(let pushed):
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Void, any Error>) in
-                    pushed.attach { event in
-                        switch event {
-                        case .item(let item): body(item)
-                        case .end(nil): ended.resume()
-                        case .end(let error?): ended.resume(throwing: error)
-                        }
-                    }
-                }
-            } onCancel: {
-                pushed.cancel()
-            }
+            try await Self.deliver(pushed, to: body)
         case nil:
             return
         }
     }
 
+    private static func deliver(
+        _ pushed: PushedSSEItems, to body: @escaping @Sendable (TransportItem) -> Void
+    ) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Void, any Error>) in
+                pushed.attach { event in
+                    switch event {
+                    case .item(let item): body(item)
+                    case .end(nil): ended.resume()
+                    case .end(let error?): ended.resume(throwing: error)
+                    }
+                }
+            }
+        } onCancel: {
+            pushed.cancel()
+        }
+    }
+
+    /// Iterated, pushed items come through one stream: the event loop yields each into it as it is
+    /// decoded, and a task waits for the end (``AsyncThrowingStream/producing(_:)``, whose consumer
+    /// going away cancels the items).
     public func makeAsyncIterator() -> AsyncIterator {
         switch take() {
         case .stream(let stream):
             return AsyncIterator(stream.makeAsyncIterator())
         case .pushed(let pushed):
-            let (stream, continuation) = AsyncThrowingStream<TransportItem, any Error>.makeStream()
-            continuation.onTermination = { _ in pushed.cancel() }
-            pushed.attach { event in
-                switch event {
-                case .item(let item): continuation.yield(item)
-                case .end(nil): continuation.finish()
-                case .end(let error?): continuation.finish(throwing: error)
-                }
+            let stream = AsyncThrowingStream<TransportItem, any Error>.producing { emit in
+                try await Self.deliver(pushed) { _ = emit($0) }
             }
             return AsyncIterator(stream.makeAsyncIterator())
         case nil:
