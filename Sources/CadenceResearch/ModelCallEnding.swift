@@ -52,14 +52,9 @@ struct ModelCallFailure: Equatable {
     var retryable: Bool
     /// How long the model's server asked to wait (`Retry-After`).
     var retryAfter: Duration?
+}
 
-    init(code: String, message: String, retryable: Bool, retryAfter: Duration? = nil) {
-        self.code = code
-        self.message = message
-        self.retryable = retryable
-        self.retryAfter = retryAfter
-    }
-
+extension ModelCallFailure {
     /// The call threw before or while streaming.
     init(thrown failure: ResearchMachine.ModelFailure) {
         self.init(
