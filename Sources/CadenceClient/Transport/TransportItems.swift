@@ -68,7 +68,7 @@ public struct TransportItems: AsyncSequence, Sendable {
     }
 
     /// Iterated, pushed items come through one stream: the event loop yields each into it as it is
-    /// decoded, and a task waits for the end (``AsyncThrowingStream/producing(_:)``, whose consumer
+    /// decoded, and a task waits for the end (`AsyncThrowingStream.producing`, whose consumer
     /// going away cancels the items).
     public func makeAsyncIterator() -> AsyncIterator {
         switch take() {
